@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import swc from 'unplugin-swc';
+import { defineConfig } from 'vitest/config';
+
+const lib = (name: string): string => resolve(__dirname, `libs/${name}/src/index.ts`);
+
+export default defineConfig({
+  plugins: [swc.vite({ module: { type: 'es6' } })],
+  resolve: {
+    alias: {
+      '@kube/apimachinery': lib('apimachinery'),
+      '@kube/storage': lib('storage'),
+      '@kube/apiserver': lib('apiserver'),
+      '@kube/pki': lib('pki'),
+      '@kube/testing': lib('testing'),
+    },
+  },
+  test: {
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
