@@ -1,8 +1,9 @@
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import swc from 'unplugin-swc';
 import { defineConfig } from 'vitest/config';
 
-const lib = (name: string): string => resolve(__dirname, `libs/${name}/src/index.ts`);
+const lib = (name: string): string => resolve(dirname(fileURLToPath(import.meta.url)), `libs/${name}/src/index.ts`);
 
 export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],

@@ -1,0 +1,49 @@
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { isStatusError } from '@kube/apimachinery';
+import { decodeBody, readBody } from './body.reader';
+
+function request(body: Buffer, headers: Record<string, string> = {}): IncomingMessage {
+  const r = Readable.from([body]) as unknown as IncomingMessage;
+  r.headers = headers;
+  return r;
+}
+
+async function codeOf(p: Promise<unknown> | (() => unknown)): Promise<number | undefined> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+  } catch (err) {
+    return isStatusError(err) ? err.code : -1;
+  }
+  return undefined;
+}
+
+describe('readBody', () => {
+  it('refuses a declared oversized body with 413 before reading it', async () => {
+    expect(await codeOf(readBody(request(Buffer.alloc(10), { 'content-length': String(4 * 1024 * 1024) })))).toBe(413);
+  });
+
+  it('refuses an undeclared oversized body with 413 while streaming', async () => {
+    expect(await codeOf(readBody(request(Buffer.alloc(3 * 1024 * 1024 + 1))))).toBe(413);
+    expect((await readBody(request(Buffer.from('{}')))).toString()).toBe('{}');
+  });
+});
+
+describe('decodeBody', () => {
+  it('decodes JSON and YAML', () => {
+    expect(decodeBody(Buffer.from('{"a":1}'), 'json')).toEqual({ a: 1 });
+    expect(decodeBody(Buffer.from('a: 1\nb: [x]\n'), 'yaml')).toEqual({ a: 1, b: ['x'] });
+  });
+
+  it('answers 400 for malformed and deeply nested input', async () => {
+    expect(await codeOf(() => decodeBody(Buffer.from('{"a":'), 'json'))).toBe(400);
+    expect(await codeOf(() => decodeBody(Buffer.from('['.repeat(100_000) + ']'.repeat(100_000)), 'json'))).toBe(400);
+    expect(await codeOf(() => decodeBody(Buffer.from('a: ' + '['.repeat(50_000)), 'yaml'))).toBe(400);
+  });
+
+  it('refuses YAML alias bombs', async () => {
+    const bomb = ['a: &a ["x","x","x","x","x","x","x","x","x"]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+    expect(await codeOf(() => decodeBody(Buffer.from(bomb), 'yaml'))).toBe(400);
+  });
+});

@@ -1,0 +1,139 @@
+import { Etcd3, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
+import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
+import { prefixEnd } from './keys';
+
+export interface EtcdClientOptions {
+  endpoints: string[];
+}
+
+export type { IKeyValue, Watcher };
+
+/** Thrown (as cause) when a read or watch asks for a compacted revision. */
+export class CompactedError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly compactRevision: number,
+  ) {
+    super(`required revision ${requested} has been compacted (compact revision ${compactRevision})`);
+  }
+}
+
+function isCompactionError(err: unknown): boolean {
+  const msg = err instanceof Error ? err.message : String(err);
+  return /compacted/i.test(msg);
+}
+
+/**
+ * The one place that talks to etcd: raw KV range/txn calls (full control over revisions and limits),
+ * timed into etcd_request_duration_seconds. The etcd3 package is unmaintained, so it stays behind this class.
+ */
+export class EtcdClient {
+  readonly raw: Etcd3;
+  private revisionWaiters: Array<(rev: number) => void> = [];
+  private revisionErrorWaiters: Array<(err: unknown) => void> = [];
+  private revisionInFlight = false;
+  private revisionQueued = false;
+
+  constructor(options: EtcdClientOptions) {
+    const hosts = options.endpoints.map((e) => e.replace(/^https?:\/\//, ''));
+    this.raw = new Etcd3({ hosts, dialTimeout: 3000 });
+  }
+
+  async range(req: IRangeRequest, type: string, operation = 'get'): Promise<IRangeResponse> {
+    return this.timed(operation, type, async () => {
+      try {
+        return await this.raw.kv.range(req);
+      } catch (err) {
+        if (isCompactionError(err)) throw new CompactedError(Number(req.revision ?? 0), 0);
+        throw err;
+      }
+    });
+  }
+
+  async txn(req: ITxnRequest, type: string, operation: string): Promise<ITxnResponse> {
+    return this.timed(operation, type, () => this.raw.kv.txn(req));
+  }
+
+  async getKey(key: string, type: string): Promise<IKeyValue | undefined> {
+    const res = await this.range({ key: Buffer.from(key) }, type);
+    return res.kvs[0];
+  }
+
+  /** Range over every key under a prefix starting at `start` (inclusive). */
+  rangePrefix(prefix: string, opts: { start?: string; limit?: number; revision?: number }, type: string): Promise<IRangeResponse> {
+    const p = Buffer.from(prefix);
+    return this.range(
+      { key: opts.start ? Buffer.from(opts.start) : p, range_end: prefixEnd(p), limit: opts.limit ?? 0, revision: opts.revision ?? 0 },
+      type,
+      'list',
+    );
+  }
+
+  async countPrefix(prefix: string, type: string, revision = 0): Promise<{ count: number; revision: number }> {
+    const p = Buffer.from(prefix);
+    const res = await this.range({ key: p, range_end: prefixEnd(p), count_only: true, revision }, type, 'count');
+    return { count: Number(res.count), revision: Number(res.header.revision) };
+  }
+
+  /**
+   * etcd's current revision. Concurrent callers share one round trip, but a caller never gets a revision
+   * read before it asked (reads stay linearizable): callers arriving during a flight wait for the next one.
+   */
+  currentRevision(): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      this.revisionWaiters.push(resolve);
+      this.revisionErrorWaiters.push(reject);
+      if (this.revisionInFlight) this.revisionQueued = true;
+      else void this.fetchRevision();
+    });
+  }
+
+  private async fetchRevision(): Promise<void> {
+    this.revisionInFlight = true;
+    const waiters = this.revisionWaiters;
+    const errorWaiters = this.revisionErrorWaiters;
+    this.revisionWaiters = [];
+    this.revisionErrorWaiters = [];
+    try {
+      const res = await this.range({ key: Buffer.from('/registry/\u0000revision'), count_only: true }, 'revision', 'get');
+      const rev = Number(res.header.revision);
+      waiters.forEach((w) => w(rev));
+    } catch (err) {
+      errorWaiters.forEach((w) => w(err));
+    } finally {
+      this.revisionInFlight = false;
+      if (this.revisionQueued || this.revisionWaiters.length) {
+        this.revisionQueued = false;
+        if (this.revisionWaiters.length) void this.fetchRevision();
+      }
+    }
+  }
+
+  async compact(revision: number): Promise<void> {
+    await this.timed('compact', 'all', () => this.raw.kv.compact({ revision, physical: true }));
+  }
+
+  /** A lease that expires after ttlSeconds; returns its id. */
+  async grantLease(ttlSeconds: number): Promise<string> {
+    return this.timed('grant', 'lease', async () => {
+      const res = await this.raw.leaseClient.leaseGrant({ TTL: ttlSeconds, ID: 0 });
+      return res.ID;
+    });
+  }
+
+  close(): void {
+    this.raw.close();
+  }
+
+  private async timed<T>(operation: string, type: string, fn: () => Promise<T>): Promise<T> {
+    const end = etcdRequestDuration.startTimer({ operation, type });
+    try {
+      return await fn();
+    } catch (err) {
+      etcdRequestErrors.inc({ operation, type });
+      throw err;
+    } finally {
+      end();
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import type { GroupResource } from '@kube/apimachinery';
+import { EtcdClient } from './etcd.client';
+import { resourcePrefix } from './keys';
+import { LeaseManager } from './lease.manager';
+import { RegistryWatch } from './registry.watch';
+import { ResourceStore } from './resource.store';
+import { WatchCache, type WatchCacheOptions } from './watch-cache';
+
+export interface StorageOptions extends WatchCacheOptions {
+  endpoints: string[];
+}
+
+/** Entry point of the storage lib: one etcd client, one registry watch, a ResourceStore per resource. */
+export class Storage {
+  readonly client: EtcdClient;
+  private readonly registry: RegistryWatch;
+  private readonly leases: LeaseManager;
+  private readonly stores = new Map<string, ResourceStore>();
+
+  constructor(private readonly options: StorageOptions) {
+    this.client = new EtcdClient({ endpoints: options.endpoints });
+    this.registry = new RegistryWatch(this.client);
+    this.leases = new LeaseManager(this.client);
+  }
+
+  /** The store of a resource kept under /registry/<storagePrefix>/. */
+  resource(resource: GroupResource, storagePrefix: string): ResourceStore {
+    const prefix = resourcePrefix(storagePrefix);
+    let store = this.stores.get(prefix);
+    if (!store) {
+      const cache = new WatchCache(prefix, resource.resource, this.client, this.registry, this.options);
+      store = new ResourceStore(resource, prefix, this.client, cache, this.leases);
+      this.stores.set(prefix, store);
+    }
+    return store;
+  }
+
+  /** Checks etcd answers (for /readyz); throws otherwise. */
+  async ping(timeoutMs = 2000): Promise<void> {
+    await Promise.race([
+      this.client.currentRevision(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('etcd did not answer in time')), timeoutMs)),
+    ]);
+  }
+
+  async close(): Promise<void> {
+    await this.registry.stop();
+    this.client.close();
+  }
+}

@@ -1,0 +1,209 @@
+import type { KubeObject } from '@kube/apimachinery';
+import type { EtcdClient } from './etcd.client';
+import { decodeObject } from './object.codec';
+import type { RegistrySubscriber, RegistryWatch } from './registry.watch';
+import type { RawWatchEvent } from './revision.watcher';
+import { watchCacheEvents } from './storage.metrics';
+import { WatchChannel } from './watch.channel';
+
+export interface StorageEvent {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  key: string;
+  /** For DELETED: the last state, with resourceVersion set to the deletion revision. */
+  object: KubeObject;
+  prevObject?: KubeObject;
+  revision: number;
+}
+
+interface CacheWatcher {
+  keyPrefix: string;
+  channel: WatchChannel<StorageEvent>;
+}
+
+export class TooOldResourceVersionError extends Error {
+  constructor(
+    readonly requested: number,
+    readonly oldest: number,
+  ) {
+    super(`too old resource version: ${requested} (${oldest})`);
+  }
+}
+
+export interface WatchCacheOptions {
+  /** How many past events are kept for watches that start at an older resourceVersion. */
+  historyCapacity?: number;
+  /** Per-watcher buffer before a slow client is cut off. */
+  watcherCapacity?: number;
+}
+
+/**
+ * The in-memory copy of one resource (one key prefix) fed by the shared registry watch: current objects,
+ * a window of recent events, and the client watches reading from it. One etcd watch serves every client.
+ */
+export class WatchCache implements RegistrySubscriber {
+  private objects = new Map<string, KubeObject>();
+  private history: StorageEvent[] = [];
+  private windowStart = 0;
+  private current = 0;
+  private pending: Array<{ events: RawWatchEvent[]; revision: number }> | undefined = [];
+  private readonly watchers = new Set<CacheWatcher>();
+  private syncing?: Promise<void>;
+  private readonly historyCapacity: number;
+  private readonly watcherCapacity: number;
+
+  constructor(
+    readonly prefix: string,
+    private readonly resource: string,
+    private readonly client: EtcdClient,
+    private readonly registry: RegistryWatch,
+    options: WatchCacheOptions = {},
+  ) {
+    this.historyCapacity = options.historyCapacity ?? 10_000;
+    this.watcherCapacity = options.watcherCapacity ?? 10_000;
+  }
+
+  /** Revision the cache reflects: every change up to it is applied. */
+  get revision(): number {
+    return this.current;
+  }
+
+  get synced(): boolean {
+    return this.pending === undefined;
+  }
+
+  /** Lists the prefix once and follows the registry watch; resolves when the cache can serve reads. */
+  start(): Promise<void> {
+    this.syncing ??= this.sync();
+    return this.syncing;
+  }
+
+  /**
+   * Waits until the cache holds everything etcd had when this was called (a consistent read).
+   * Returns false if that could not be proven within the timeout (the caller then reads etcd).
+   */
+  async waitUntilFresh(timeoutMs = 3000): Promise<boolean> {
+    await this.start();
+    const target = await this.client.currentRevision();
+    return this.waitForRevision(target, timeoutMs);
+  }
+
+  async waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
+    await this.start();
+    if (this.current >= revision) return true;
+    return (await this.registry.waitFor(revision, timeoutMs)) && this.synced && this.current >= revision;
+  }
+
+  get(key: string): KubeObject | undefined {
+    return this.objects.get(key);
+  }
+
+  /** Objects under keyPrefix, in key order (as an etcd range returns them). */
+  list(keyPrefix: string): KubeObject[] {
+    const keys: string[] = [];
+    for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) keys.push(k);
+    keys.sort();
+    return keys.map((k) => this.objects.get(k) as KubeObject);
+  }
+
+  /**
+   * Watches keyPrefix. `fromRevision` undefined: synthetic ADDED for every current object, then changes.
+   * A number: changes after that revision (replayed from history; TooOldResourceVersionError if evicted).
+   */
+  watch(keyPrefix: string, fromRevision?: number): WatchChannel<StorageEvent> {
+    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity);
+    if (fromRevision === undefined) {
+      for (const obj of this.list(keyPrefix)) {
+        channel.push({ type: 'ADDED', key: '', object: obj, revision: this.current });
+      }
+    } else {
+      if (fromRevision < this.windowStart) throw new TooOldResourceVersionError(fromRevision, this.windowStart);
+      for (const ev of this.history) {
+        if (ev.revision > fromRevision && ev.key.startsWith(keyPrefix)) channel.push(ev);
+      }
+    }
+    const watcher: CacheWatcher = { keyPrefix, channel };
+    this.watchers.add(watcher);
+    channel.onClose(() => this.watchers.delete(watcher));
+    return channel;
+  }
+
+  get watcherCount(): number {
+    return this.watchers.size;
+  }
+
+  apply(events: RawWatchEvent[], revision: number): void {
+    if (this.pending) {
+      this.pending.push({ events, revision });
+      return;
+    }
+    this.applyNow(events, revision);
+  }
+
+  resync(): void {
+    for (const w of this.watchers) w.channel.close(new Error('watch cache re-initialized'));
+    this.pending = [];
+    this.syncing = this.sync();
+  }
+
+  private async sync(): Promise<void> {
+    await this.registry.start();
+    this.registry.subscribe(this);
+    this.pending ??= [];
+    for (;;) {
+      const at = this.registry.revision;
+      try {
+        const res = await this.client.rangePrefix(this.prefix, { revision: at }, this.resource);
+        const objects = new Map<string, KubeObject>();
+        for (const kv of res.kvs) objects.set(kv.key.toString(), decodeObject(kv.value, kv.mod_revision));
+        this.objects = objects;
+        this.history = [];
+        this.windowStart = at;
+        this.current = at;
+        const queued = this.pending ?? [];
+        this.pending = undefined;
+        for (const batch of queued) {
+          const fresh = batch.events.filter((e) => e.modRevision > at);
+          if (batch.revision > at) this.applyNow(fresh, batch.revision);
+        }
+        return;
+      } catch (err) {
+        // A compaction between reading the position and the range: try again at the newer position.
+        await new Promise((r) => setTimeout(r, 100));
+        if (!(err instanceof Error)) throw err;
+      }
+    }
+  }
+
+  private applyNow(events: RawWatchEvent[], revision: number): void {
+    for (const raw of events) {
+      const ev = this.toStorageEvent(raw);
+      if (!ev) continue;
+      watchCacheEvents.inc({ resource: this.resource });
+      this.record(ev);
+      for (const w of this.watchers) if (ev.key.startsWith(w.keyPrefix)) w.channel.push(ev);
+    }
+    if (revision > this.current) this.current = revision;
+  }
+
+  private toStorageEvent(raw: RawWatchEvent): StorageEvent | undefined {
+    const prev = this.objects.get(raw.key);
+    if (raw.type === 'delete') {
+      if (!prev) return undefined;
+      this.objects.delete(raw.key);
+      const object = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(raw.modRevision) } };
+      return { type: 'DELETED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
+    }
+    const object = decodeObject(raw.value as Buffer, raw.modRevision);
+    this.objects.set(raw.key, object);
+    return { type: prev ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
+  }
+
+  private record(ev: StorageEvent): void {
+    this.history.push(ev);
+    if (this.history.length > this.historyCapacity * 1.25) {
+      const drop = this.history.length - this.historyCapacity;
+      this.windowStart = this.history[drop - 1].revision;
+      this.history.splice(0, drop);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * A bounded async queue: producers push, one consumer iterates. When the consumer falls too far behind the
+ * channel closes with an error instead of buffering without limit (kube terminates slow watchers too).
+ */
+export class WatchChannel<T> implements AsyncIterable<T> {
+  private readonly buffer: T[] = [];
+  private waiting?: (r: IteratorResult<T>) => void;
+  private done = false;
+  private failure?: Error;
+  private onCloseHandlers: Array<() => void> = [];
+
+  constructor(private readonly capacity = 10_000) {}
+
+  get closed(): boolean {
+    return this.done;
+  }
+
+  push(item: T): void {
+    if (this.done) return;
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w({ value: item, done: false });
+      return;
+    }
+    if (this.buffer.length >= this.capacity) {
+      this.close(new Error('watch channel overflow: the client is too slow'));
+      return;
+    }
+    this.buffer.push(item);
+  }
+
+  /** Ends the stream; a consumer sees the buffered items, then the end (or the error through `error`). */
+  close(err?: Error): void {
+    if (this.done) return;
+    this.done = true;
+    this.failure = err;
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w({ value: undefined, done: true });
+    }
+    const handlers = this.onCloseHandlers;
+    this.onCloseHandlers = [];
+    handlers.forEach((h) => h());
+  }
+
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  onClose(handler: () => void): void {
+    if (this.done) handler();
+    else this.onCloseHandlers.push(handler);
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    const item = this.buffer.shift();
+    if (item !== undefined) return Promise.resolve({ value: item, done: false });
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return { next: () => this.next(), return: async () => (this.close(), { value: undefined, done: true }) };
+  }
+}
