@@ -36,7 +36,9 @@ export class EtcdClient {
 
   constructor(options: EtcdClientOptions) {
     const hosts = options.endpoints.map((e) => e.replace(/^https?:\/\//, ''));
-    this.raw = new Etcd3({ hosts, dialTimeout: 3000 });
+    // Watch catch-up batches up to 1000 revisions in one message: lift grpc's 4 MiB receive cap, or a
+    // backlog of big objects would fail and retry forever.
+    this.raw = new Etcd3({ hosts, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   }
 
   async range(req: IRangeRequest, type: string, operation = 'get'): Promise<IRangeResponse> {

@@ -7,7 +7,8 @@ import { watchCacheEvents } from './storage.metrics';
 import { WatchChannel } from './watch.channel';
 
 export interface StorageEvent {
-  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  /** BOOKMARK marks the end of the initial (synthetic ADDED) events of a watch. */
+  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
   key: string;
   /** For DELETED: the last state, with resourceVersion set to the deletion revision. */
   object: KubeObject;
@@ -115,6 +116,7 @@ export class WatchCache implements RegistrySubscriber {
       for (const obj of this.list(keyPrefix)) {
         channel.push({ type: 'ADDED', key: '', object: obj, revision: this.current });
       }
+      channel.push({ type: 'BOOKMARK', key: '', object: { metadata: { resourceVersion: String(this.current) } }, revision: this.current });
     } else {
       if (fromRevision < this.windowStart) throw new TooOldResourceVersionError(fromRevision, this.windowStart);
       for (const ev of this.history) {

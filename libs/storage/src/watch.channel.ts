@@ -11,6 +11,11 @@ export class WatchChannel<T> implements AsyncIterable<T> {
 
   constructor(private readonly capacity = 10_000) {}
 
+  /** Items pushed but not yet consumed. */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
   get closed(): boolean {
     return this.done;
   }
