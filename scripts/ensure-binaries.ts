@@ -1,1 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
 
+/** A binary the local stack and the tests need, and the Debian package that provides it. */
+export interface RequiredBinary {
+  readonly name: string;
+  readonly debianPackage: string;
+}
+
+export const REQUIRED_BINARIES: readonly RequiredBinary[] = [
+  { name: 'etcd', debianPackage: 'etcd-server' },
+  { name: 'nats-server', debianPackage: 'nats-server' },
+];
+
+/** Absolute paths of the required binaries, by name. */
+export type BinaryPaths = Readonly<Record<string, string>>;
+
+export interface EnsureBinariesOptions {
+  /** Where install progress goes (never called when everything is present). */
+  readonly log?: (line: string) => void;
+}
+
+/** Debian installs nats-server into /usr/sbin, which is not on a non-root user's PATH. */
+const EXTRA_DIRS: readonly string[] = ['/usr/sbin', '/usr/local/sbin', '/usr/local/bin', '/usr/bin'];
+
+export class MissingBinariesError extends Error {
+  constructor(
+    readonly missing: readonly RequiredBinary[],
+    reason?: string,
+  ) {
+    super([...(reason ? [reason] : []), installInstructions(missing)].join('\n'));
+    this.name = 'MissingBinariesError';
+  }
+}
+
+export function findExecutable(name: string): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_DIRS];
+  return dirs.map((dir) => join(dir, name)).find(isExecutable);
+}
+
+/**
+ * Resolves every required binary; when some are missing and we are root on a system with apt-get, installs
+ * them, otherwise throws MissingBinariesError whose message says exactly what to install.
+ */
+export function ensureBinaries(opts: EnsureBinariesOptions = {}): BinaryPaths {
+  const missing = missingBinaries();
+  if (missing.length > 0) {
+    if (!canAptInstall()) throw new MissingBinariesError(missing);
+    try {
+      aptInstall(missing, opts.log ?? ((line) => console.error(line)));
+    } catch (err) {
+      throw new MissingBinariesError(missing, (err as Error).message);
+    }
+    const stillMissing = missingBinaries();
+    if (stillMissing.length > 0) throw new MissingBinariesError(stillMissing);
+  }
+  return Object.fromEntries(REQUIRED_BINARIES.map((b) => [b.name, findExecutable(b.name) as string]));
+}
+
+function missingBinaries(): RequiredBinary[] {
+  return REQUIRED_BINARIES.filter((binary) => !findExecutable(binary.name));
+}
+
+function canAptInstall(): boolean {
+  return process.getuid?.() === 0 && findExecutable('apt-get') !== undefined;
+}
+
+function aptInstall(missing: readonly RequiredBinary[], log: (line: string) => void): void {
+  const packages = missing.map((b) => b.debianPackage);
+  log(`Installing ${packages.join(' ')} with apt-get …`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  for (const args of [['update'], ['install', '-y', ...packages]]) {
+    const result = spawnSync('apt-get', args, { stdio: 'inherit', env });
+    if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status ?? result.signal})`);
+  }
+}
+
+function installInstructions(missing: readonly RequiredBinary[]): string {
+  const names = missing.map((b) => b.name).join(', ');
+  const packages = missing.map((b) => b.debianPackage).join(' ');
+  return [
+    `Missing required binaries: ${names} (looked on PATH and in ${EXTRA_DIRS.join(', ')}).`,
+    'Install them, on Debian/Ubuntu:',
+    `  sudo apt-get update && sudo apt-get install -y ${packages}`,
+    'or put etcd (3.4+) and nats-server (2.9+) binaries on PATH.',
+  ].join('\n');
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function main(): void {
+  try {
+    ensureBinaries();
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
+}
+
+if (require.main === module) main();

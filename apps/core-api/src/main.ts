@@ -1,1 +1,22 @@
-export {};
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { serverConfigFromEnv } from '@kube/apiserver';
+import { CoreApiModule } from './core-api.module';
+
+async function main(): Promise<void> {
+  const [base, last] = (process.env.KUBE_SERVICE_NODE_PORT_RANGE ?? '30000-32767').split('-').map(Number);
+  const app = await NestFactory.createApplicationContext(
+    CoreApiModule.forRoot({
+      config: serverConfigFromEnv('core-api', 6443),
+      serviceClusterIPRange: process.env.KUBE_SERVICE_CLUSTER_IP_RANGE ?? '10.96.0.0/12',
+      serviceNodePortRange: { base, size: last - base + 1 },
+    }),
+    { logger: ['log', 'warn', 'error'] },
+  );
+  app.enableShutdownHooks();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

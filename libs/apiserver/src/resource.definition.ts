@@ -76,4 +76,48 @@ export interface ResourceDefinition {
   strategy?: ResourceStrategy;
   /** etcd key segment: /registry/<storagePrefix>/[ns/]name. Defaults to plural (core) or <group>/<plural>. */
   storagePrefix?: string;
+  nameValidation?: NameValidation;
+  hooks?: ResourceHooks;
+  /** Objects expire this many seconds after their last write (events: 3600), through an etcd lease. */
+  ttlSeconds?: number;
+}
+
+/** Rules for metadata.name (kube's ValidateNameFunc): DNS-1123 subdomain unless the kind says otherwise. */
+export type NameValidation = 'subdomain' | 'label' | 'path-segment';
+
+/**
+ * Side effects a resource needs around storage (kube does these in its REST storage wrappers):
+ * allocations before a write (with an undo if the write fails), cleanup after a delete, custom finalization.
+ */
+export interface ResourceHooks {
+  beforeCreate?(obj: KubeObject, ctx: RequestContext): Promise<UndoFn | void>;
+  beforeUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): Promise<UndoFn | void>;
+  afterDelete?(obj: KubeObject): Promise<void>;
+  /** Whether a delete must wait (besides metadata.finalizers), e.g. a namespace's spec.finalizers. */
+  pendingFinalizers?(obj: KubeObject): boolean;
+  /** Mutates the object when graceful deletion starts (e.g. namespace status.phase = Terminating). */
+  onDeletionStarted?(obj: KubeObject): void;
+}
+
+export type UndoFn = () => Promise<void>;
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  resource: ResourceDefinition;
+  subresource: string;
+  namespace: string;
+  name: string;
+  /** The incoming object (mutable for mutating plugins); absent on DELETE. */
+  object?: KubeObject;
+  oldObject?: KubeObject;
+  ctx: RequestContext;
+}
+
+/** Admission as kube runs it: every plugin's admit (mutating) in order, validation, then every validate. */
+export interface AdmissionPlugin {
+  name: string;
+  admit?(attrs: AdmissionAttributes): Promise<void> | void;
+  validate?(attrs: AdmissionAttributes): Promise<void> | void;
 }

@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { isStatusError, type KubeObject } from '@kube/apimachinery';
+import { GenericApiServer, SERVER_CONFIG, type ServerConfig } from '@kube/apiserver';
+import { ServiceAllocator } from '../allocation/service.allocator';
+import { SYSTEM_WRITE, systemContext } from './system.context';
+
+export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const RECONCILE_INTERVAL_MS = 60_000;
+
+/**
+ * kube's bootstrap controller: the system namespaces, the `kubernetes` Service in `default` on the first
+ * service IP and its Endpoints pointing at this server; then repairs the IP/port allocations.
+ */
+@Injectable()
+export class BootstrapController implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('BootstrapController');
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    @Inject(GenericApiServer) private readonly server: GenericApiServer,
+    @Inject(ServiceAllocator) private readonly allocator: ServiceAllocator,
+    @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.reconcile();
+    this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)), RECONCILE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    clearInterval(this.timer);
+  }
+
+  async reconcile(): Promise<void> {
+    for (const name of SYSTEM_NAMESPACES) await this.ensure('namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    await this.ensure('services', 'default', this.kubernetesService());
+    await this.ensure('endpoints', 'default', this.kubernetesEndpoints());
+    const services = await this.server.handler('', 'services').list(undefined, {});
+    const repaired = await this.allocator.repair(services.items);
+    if (repaired.restored || repaired.released) this.logger.log(`allocation repair: restored ${repaired.restored}, released ${repaired.released}`);
+  }
+
+  private async ensure(resource: string, namespace: string | undefined, obj: KubeObject): Promise<void> {
+    try {
+      await this.server.handler('', resource).create(systemContext(), namespace, obj as never, SYSTEM_WRITE);
+    } catch (err) {
+      if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
+
+  private get securePort(): number {
+    return this.config.server.port;
+  }
+
+  private kubernetesService(): KubeObject {
+    return {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { type: 'ClusterIP', clusterIP: this.allocator.ipRange.at(0), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: this.securePort }], sessionAffinity: 'None' },
+    };
+  }
+
+  private kubernetesEndpoints(): KubeObject {
+    const ip = /^\d+\.\d+\.\d+\.\d+$/.test(this.config.server.bindAddress) && this.config.server.bindAddress !== '0.0.0.0' ? this.config.server.bindAddress : '127.0.0.1';
+    return {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: this.securePort, protocol: 'TCP' }] }],
+    };
+  }
+}

@@ -1,0 +1,58 @@
+import type { KubeObject, SchemaComponents } from '@kube/apimachinery';
+import type { ResourceDefinition } from '@kube/apiserver';
+import type { ServiceAllocator } from './allocation/service.allocator';
+import { coordinationV1Components, coreV1Components } from './openapi';
+import { coreResources } from './resources';
+
+/** Events expire an hour after their last write, as kube's --event-ttl default. */
+export const EVENT_TTL_SECONDS = 3600;
+
+const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaComponents }> = {
+  '': { prefix: 'io.k8s.api.core.v1.', components: coreV1Components },
+  'coordination.k8s.io': { prefix: 'io.k8s.api.coordination.v1.', components: coordinationV1Components },
+};
+
+function withSchema(def: ResourceDefinition): ResourceDefinition {
+  const pkg = SCHEMA_PACKAGES[def.group];
+  const name = pkg ? pkg.prefix + def.kind : undefined;
+  return pkg && name && pkg.components[name] ? { ...def, schema: { name, components: pkg.components } } : def;
+}
+
+function namespaceSpecFinalizers(obj: KubeObject): string[] {
+  return ((obj.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).filter(Boolean);
+}
+
+/** The built-in resources with their OpenAPI schemas and the storage side effects core-api adds. */
+export function buildCoreResources(allocator: ServiceAllocator): ResourceDefinition[] {
+  return coreResources.map(withSchema).map((def) => {
+    if (def.group !== '') return def;
+    switch (def.plural) {
+      case 'namespaces':
+        return {
+          ...def,
+          hooks: {
+            pendingFinalizers: (ns) => namespaceSpecFinalizers(ns).length > 0,
+            onDeletionStarted: (ns) => {
+              ns.status = { ...((ns.status as object) ?? {}), phase: 'Terminating' };
+            },
+          },
+        };
+      case 'services':
+        return {
+          ...def,
+          hooks: {
+            beforeCreate: (svc) => allocator.allocate(svc),
+            beforeUpdate: async (svc, old) => {
+              const undo = await allocator.allocate(svc, old);
+              return undo;
+            },
+            afterDelete: (svc) => allocator.releaseFor(svc),
+          },
+        };
+      case 'events':
+        return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
+      default:
+        return def;
+    }
+  });
+}

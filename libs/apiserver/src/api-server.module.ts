@@ -1,0 +1,74 @@
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Storage } from '@kube/storage';
+import { GenericApiServer } from './api-server';
+import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
+import type { ServerConfig } from './server.config';
+
+export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
+export const API_SERVER_RESOURCES = Symbol('API_SERVER_RESOURCES');
+
+export interface ApiServerModuleOptions {
+  config: ServerConfig;
+  /** The served resources, or a factory when they need the storage (allocators, lookups). */
+  resources: ResourceDefinition[] | ((storage: Storage) => ResourceDefinition[]);
+  admission?: AdmissionPlugin[] | ((storage: Storage) => AdmissionPlugin[]);
+}
+
+function resolve<T>(value: T[] | ((storage: Storage) => T[]) | undefined, storage: Storage): T[] {
+  if (!value) return [];
+  return typeof value === 'function' ? value(storage) : value;
+}
+
+/** Starts the HTTPS listener once every module is initialised, and drains it on shutdown. */
+@Injectable()
+export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnModuleDestroy {
+  private readonly logger = new Logger('ApiServer');
+  port = 0;
+
+  constructor(
+    @Inject(GenericApiServer) private readonly server: GenericApiServer,
+    @Inject(Storage) private readonly storage: Storage,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.port = await this.server.listen();
+    this.logger.log(`${this.server.options.component} serving on https://${this.server.options.bindAddress}:${this.port}`);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.server.close();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.storage.close();
+  }
+}
+
+/**
+ * The generic API server as a NestJS module: Storage (etcd), the GenericApiServer with the given resources
+ * and admission plugins, and its lifecycle. Apps import it and add their controllers.
+ */
+@Module({})
+export class ApiServerModule {
+  static forRoot(options: ApiServerModuleOptions): DynamicModule {
+    return {
+      module: ApiServerModule,
+      global: true,
+      providers: [
+        { provide: SERVER_CONFIG, useValue: options.config },
+        { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints }) },
+        {
+          provide: GenericApiServer,
+          useFactory: (storage: Storage) => {
+            const server = new GenericApiServer(options.config.server, storage);
+            server.install(resolve(options.resources, storage), resolve(options.admission, storage));
+            return server;
+          },
+          inject: [Storage],
+        },
+        ApiServerLifecycle,
+      ],
+      exports: [SERVER_CONFIG, Storage, GenericApiServer, ApiServerLifecycle],
+    };
+  }
+}

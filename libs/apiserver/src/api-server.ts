@@ -1,0 +1,508 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { register } from 'prom-client';
+import { Errors, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
+import type { Storage } from '@kube/storage';
+import { Authenticator, type AuthenticationOptions } from './authentication';
+import { bodyFormat, decodeBody, readBody } from './body.reader';
+import { DiscoveryDocuments } from './discovery';
+import { HealthChecks, type HealthEndpoint } from './health.checks';
+import { inflightRequests, rejectedRequests, requestDuration, requestTotal } from './apiserver.metrics';
+import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TABLE_V1BETA1, type Negotiated } from './negotiation';
+import { ObjectFilter } from './object.filter';
+import { parseRequestInfo, type RequestInfo } from './request-info';
+import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, ALL_VERBS } from './resource.definition';
+import { writeBuffer, writeObject, writeStatus } from './response.writer';
+import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
+import { streamWatch } from './watch.stream';
+import { OpenApiDocuments } from './openapi';
+
+export interface VersionInfo {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+export interface ApiServerOptions {
+  /** Name in logs and metrics ("core-api", "sample-apiserver"). */
+  component: string;
+  bindAddress: string;
+  port: number;
+  tls: { certPem: string; keyPem: string };
+  authentication: AuthenticationOptions;
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
+  requestTimeoutMs?: number;
+  minRequestTimeoutSeconds?: number;
+  /** Address published in /api's serverAddressByClientCIDRs. */
+  advertiseAddress?: string;
+  groupPriority?: (group: string) => number;
+}
+
+export const KUBE_VERSION: VersionInfo = {
+  major: '1',
+  minor: '33',
+  gitVersion: 'v1.33.0',
+  gitCommit: 'kube-ts',
+  gitTreeState: 'clean',
+  buildDate: '2026-11-01T00:00:00Z',
+  goVersion: `node${process.versions.node}`,
+  compiler: 'tsc',
+  platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
+};
+
+const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
+const TABLE_CONVERSIONS = [TABLE_V1, TABLE_V1BETA1, PARTIAL_METADATA_V1, PARTIAL_METADATA_LIST_V1];
+
+interface Query {
+  get(name: string): string | null;
+  has(name: string): boolean;
+}
+
+/**
+ * The generic API server: one HTTPS listener, a compiled route table (group/version → resource → handler),
+ * and kube's filter chain (authentication, max-in-flight, timeout, metrics) in front of the REST handlers.
+ * Hot paths avoid per-request setup: discovery documents, OpenAPI and routes are prepared on install.
+ */
+export class GenericApiServer {
+  readonly health = new HealthChecks();
+  private readonly routes = new Map<string, Map<string, RestHandler>>();
+  private readonly handlersByResource = new Map<string, RestHandler>();
+  private readonly definitions: ResourceDefinition[] = [];
+  private readonly discovery: DiscoveryDocuments;
+  private openapi: OpenApiDocuments;
+  private readonly authn: Authenticator;
+  private server?: Server;
+  private inflight = 0;
+  private inflightMutating = 0;
+  private shuttingDown = false;
+
+  constructor(
+    readonly options: ApiServerOptions,
+    readonly storage: Storage,
+  ) {
+    this.authn = new Authenticator(options.authentication);
+    this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
+    this.openapi = new OpenApiDocuments([]);
+    this.health.add('etcd', () => storage.ping());
+    this.health.add('shutdown', () => {
+      if (this.shuttingDown) throw new Error('process is shutting down');
+    }, ['readyz']);
+  }
+
+  /** Serves these resources (all the same storage); admission plugins run on every write of them. */
+  install(defs: ResourceDefinition[], admission: AdmissionPlugin[] = []): void {
+    for (const def of defs) {
+      const prefix = def.storagePrefix ?? (def.group === '' ? def.plural : `${def.group}/${def.plural}`);
+      const handler = new RestHandler(def, this.storage.resource({ group: def.group, resource: def.plural }, prefix), admission);
+      const key = `${def.group}/${def.version}`;
+      const byResource = this.routes.get(key) ?? new Map<string, RestHandler>();
+      byResource.set(def.plural, handler);
+      this.routes.set(key, byResource);
+      this.handlersByResource.set(`${def.group}/${def.plural}`, handler);
+      this.definitions.push(def);
+    }
+    this.discovery.rebuild(this.definitions, this.options.groupPriority);
+    this.openapi = new OpenApiDocuments(this.definitions);
+  }
+
+  /** The handler of a resource, for controllers that act inside this process. */
+  handler(group: string, plural: string): RestHandler {
+    const h = this.handlersByResource.get(`${group}/${plural}`);
+    if (!h) throw new Error(`resource ${plural}.${group} is not installed`);
+    return h;
+  }
+
+  get resources(): readonly ResourceDefinition[] {
+    return this.definitions;
+  }
+
+  async listen(): Promise<number> {
+    await Promise.all([...this.handlersByResource.values()].map((h) => h.store.start()));
+    const server = createServer(
+      {
+        cert: this.options.tls.certPem,
+        key: this.options.tls.keyPem,
+        ca: this.authn.trustedCAs,
+        requestCert: true,
+        rejectUnauthorized: false,
+        keepAliveTimeout: 65_000,
+      },
+      (req, res) => void this.handle(req, res),
+    );
+    server.headersTimeout = 70_000;
+    server.requestTimeout = 0;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.bindAddress, () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  }
+
+  /** Graceful stop: /readyz fails first, new requests are refused, open watches are closed. */
+  async close(): Promise<void> {
+    this.shuttingDown = true;
+    const server = this.server;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+    });
+  }
+
+  // ---- request pipeline ----
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = process.hrtime.bigint();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const watchParam = query.get('watch') === 'true' || query.get('watch') === '1';
+    const info = parseRequestInfo(req.method ?? 'GET', path, watchParam);
+    let status = 0;
+    try {
+      const user = this.authn.authenticate(req);
+      if (!user) throw Errors.unauthorized();
+      if (!info.isResourceRequest) {
+        status = await this.serveNonResource(req, res, path, query);
+        return;
+      }
+      status = await this.serveResource(req, res, info, query, user);
+    } catch (err) {
+      status = writeStatus(res, err).code;
+    } finally {
+      this.record(info, status || res.statusCode, started, query);
+    }
+  }
+
+  private record(info: RequestInfo, code: number, started: bigint, query: Query): void {
+    if (!info.isResourceRequest && info.apiPrefix === '') return;
+    const labels = {
+      verb: info.verb.toUpperCase() === 'GET' ? 'GET' : kubeMetricVerb(info.verb),
+      dry_run: query.get('dryRun') ?? '',
+      group: info.group,
+      version: info.version,
+      resource: info.resource,
+      subresource: info.subresource,
+      scope: info.namespace ? 'namespace' : info.name ? 'cluster' : 'cluster',
+      component: 'apiserver',
+    };
+    requestTotal.inc({ ...labels, code: String(code) });
+    if (info.verb !== 'watch') requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+
+  private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<number> {
+    switch (path) {
+      case '/version':
+        writeObject(res, 200, KUBE_VERSION);
+        return 200;
+      case '/healthz':
+      case '/livez':
+      case '/readyz':
+        return this.serveHealth(res, path.slice(1) as HealthEndpoint, query);
+      case '/metrics': {
+        const body = await register.metrics();
+        writeBuffer(res, 200, Buffer.from(body), register.contentType);
+        return 200;
+      }
+      case '/openapi/v2':
+        return this.serveOpenApiV2(req, res);
+      case '/openapi/v3':
+        writeObject(res, 200, this.openapi.v3Index());
+        return 200;
+    }
+    if (path.startsWith('/healthz/') || path.startsWith('/livez/') || path.startsWith('/readyz/')) {
+      const [, endpoint, check] = path.split('/');
+      return this.serveHealth(res, endpoint as HealthEndpoint, query, check);
+    }
+    if (path.startsWith('/openapi/v3/')) {
+      const doc = this.openapi.v3Document(path.slice('/openapi/v3/'.length));
+      if (!doc) throw notFoundPath();
+      return this.serveCached(req, res, doc.body, doc.etag, 'application/json');
+    }
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    if (trimmed === '/api' || trimmed === '/apis') {
+      const accept = req.headers.accept ?? '';
+      const agg = /as=APIGroupDiscoveryList/.test(accept) ? this.aggregatedVersion(accept) : undefined;
+      const doc = agg ? this.discovery.aggregated(trimmed, agg) : this.discovery.get(trimmed);
+      if (!doc) throw notFoundPath();
+      res.setHeader('Vary', 'Accept');
+      return this.serveCached(req, res, doc.body, doc.etag, doc.contentType);
+    }
+    const doc = this.discovery.get(trimmed);
+    if (!doc) throw notFoundPath();
+    return this.serveCached(req, res, doc.body, doc.etag, doc.contentType);
+  }
+
+  private aggregatedVersion(accept: string): 'v2' | 'v2beta1' | undefined {
+    for (const part of accept.split(',')) {
+      if (!/as=APIGroupDiscoveryList/.test(part) || !/g=apidiscovery\.k8s\.io/.test(part)) continue;
+      if (/v=v2beta1/.test(part)) return 'v2beta1';
+      if (/v=v2(;|$|\s)/.test(part)) return 'v2';
+    }
+    return undefined;
+  }
+
+  private serveCached(req: IncomingMessage, res: ServerResponse, body: Buffer, etag: string, contentType: string): number {
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ETag: etag });
+      res.end();
+      return 304;
+    }
+    writeBuffer(res, 200, body, contentType, { ETag: etag });
+    return 200;
+  }
+
+  private serveOpenApiV2(req: IncomingMessage, res: ServerResponse): number {
+    const accept = req.headers.accept ?? '';
+    if (accept.includes('protobuf')) {
+      const doc = this.openapi.v2Protobuf();
+      return this.serveCached(req, res, doc.body, doc.etag, 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
+    }
+    const doc = this.openapi.v2Json();
+    return this.serveCached(req, res, doc.body, doc.etag, 'application/json');
+  }
+
+  private async serveHealth(res: ServerResponse, endpoint: HealthEndpoint, query: URLSearchParams, check?: string): Promise<number> {
+    const result = await this.health.run(endpoint, query.has('verbose'), check, query.getAll('exclude'));
+    res.writeHead(result.code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+    res.end(result.body);
+    return result.code;
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
+    const handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
+    if (!handler) throw notFoundPath();
+    const def = handler.def;
+    if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();
+    if (info.subresource && !this.subresourceAllowed(def, info.subresource)) throw notFoundPath();
+    const verbs = def.verbs ?? ALL_VERBS;
+    if (!verbs.includes(info.verb as never)) throw Errors.methodNotSupported(handler.gr, info.verb);
+    if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);
+    return this.withLimits(info, res, () => this.serveVerb(req, res, handler, info, query, user));
+  }
+
+  private subresourceAllowed(def: ResourceDefinition, sub: string): boolean {
+    if (sub === 'status') return !!def.subresources?.status;
+    if (sub === 'finalize') return def.group === '' && def.plural === 'namespaces';
+    return false;
+  }
+
+  /** max-in-flight (429) and request timeout (504) for everything but watches. */
+  private async withLimits(info: RequestInfo, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
+    const mutating = MUTATING.has(info.verb);
+    const limit = mutating ? (this.options.maxMutatingRequestsInFlight ?? 200) : (this.options.maxRequestsInFlight ?? 400);
+    const current = mutating ? this.inflightMutating : this.inflight;
+    if (current >= limit || this.shuttingDown) {
+      rejectedRequests.inc({ request_kind: mutating ? 'mutating' : 'readOnly' });
+      return writeStatus(res, Errors.tooManyRequests(), this.shuttingDown ? { Connection: 'close' } : {}).code;
+    }
+    if (mutating) this.inflightMutating++;
+    else this.inflight++;
+    inflightRequests.set({ request_kind: mutating ? 'mutating' : 'readOnly' }, mutating ? this.inflightMutating : this.inflight);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<number>((resolve) => {
+        timer = setTimeout(() => resolve(writeStatus(res, Errors.timeout()).code), this.options.requestTimeoutMs ?? 60_000);
+      });
+      return await Promise.race([fn(), timeout]);
+    } finally {
+      clearTimeout(timer);
+      if (mutating) this.inflightMutating--;
+      else this.inflight--;
+    }
+  }
+
+  private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean): RequestContext {
+    return { user, namespace: info.namespace || undefined, dryRun, warnings: [] };
+  }
+
+  private async serveVerb(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
+    const ns = h.def.namespaced ? info.namespace || undefined : undefined;
+    const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
+    const write = writeOptions(query);
+    const ctx = this.ctx(user, info, write.dryRun);
+    switch (info.verb) {
+      case 'get': {
+        const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined);
+        return this.respond(res, 200, h, obj, negotiated, query, ctx);
+      }
+      case 'list': {
+        const list = await h.list(ns, listQuery(query));
+        const { result: _r, ...body } = list;
+        if (negotiated.as?.kind === 'Table') {
+          const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query));
+          writeObject(res, 200, table, negotiated.format);
+          return 200;
+        }
+        if (negotiated.as?.kind === 'PartialObjectMetadataList' || negotiated.as?.kind === 'PartialObjectMetadata') {
+          writeObject(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: body.metadata, items: body.items.map(partial) }, negotiated.format);
+          return 200;
+        }
+        writeObject(res, 200, body, negotiated.format);
+        return 200;
+      }
+      case 'create': {
+        if (info.name && info.subresource) throw Errors.methodNotSupported(h.gr, 'create');
+        const body = await this.readJson(req);
+        const obj = await h.create(ctx, ns, body, write);
+        return this.respond(res, 201, h, obj, negotiated, query, ctx);
+      }
+      case 'update': {
+        const body = await this.readJson(req);
+        const { object, created } = await h.update(ctx, ns, info.name, body, write, info.subresource);
+        return this.respond(res, created ? 201 : 200, h, object, negotiated, query, ctx);
+      }
+      case 'patch': {
+        const type = PATCH_CONTENT_TYPES[(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()];
+        if (!type) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', h.acceptedPatchTypes);
+        const raw = await readBody(req);
+        const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json');
+        const obj = await h.patch(ctx, ns, info.name, type, patch, write, info.subresource);
+        return this.respond(res, 200, h, obj, negotiated, query, ctx);
+      }
+      case 'delete': {
+        const options = await this.deleteOptions(req, query);
+        const { body, code } = await h.delete(ctx, ns, info.name, options, write.dryRun);
+        if (body.kind === 'Status') {
+          writeObject(res, code, body, negotiated.format, ctx.warnings);
+          return code;
+        }
+        return this.respond(res, code, h, body as KubeObject, negotiated, query, ctx);
+      }
+      case 'deletecollection': {
+        const options = await this.deleteOptions(req, query);
+        const list = await h.deleteCollection(ctx, ns, listQuery(query), options, write.dryRun);
+        writeObject(res, 200, list, negotiated.format, ctx.warnings);
+        return 200;
+      }
+      default:
+        throw Errors.methodNotSupported(h.gr, info.verb);
+    }
+  }
+
+  private respond(res: ServerResponse, code: number, h: RestHandler, obj: KubeObject, negotiated: Negotiated, query: URLSearchParams, ctx: RequestContext): number {
+    let body: unknown = obj;
+    if (negotiated.as?.kind === 'Table') body = buildTable(h.def.tableColumns ?? [], [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject(query));
+    else if (negotiated.as?.kind === 'PartialObjectMetadata') body = partial(obj);
+    writeObject(res, code, body, negotiated.format, ctx.warnings);
+    return code;
+  }
+
+  private async readJson(req: IncomingMessage): Promise<JsonValue> {
+    const format = bodyFormat(req.headers['content-type']);
+    if (!format) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', ['application/json', 'application/yaml']);
+    return decodeBody(await readBody(req), format);
+  }
+
+  private async deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
+    const raw = await readBody(req);
+    let options: DeleteOptions = {};
+    if (raw.length && raw.toString().trim()) {
+      const decoded = decodeBody(raw, bodyFormat(req.headers['content-type']) ?? 'json');
+      if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) throw Errors.badRequest('DeleteOptions must be an object');
+      options = decoded as unknown as DeleteOptions;
+    }
+    const grace = query.get('gracePeriodSeconds');
+    if (grace !== null) options.gracePeriodSeconds = Number(grace);
+    const policy = query.get('propagationPolicy');
+    if (policy) options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
+    if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
+      throw Errors.badRequest(`propagationPolicy: Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
+    }
+    return options;
+  }
+
+  private async serveWatch(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams): Promise<number> {
+    const ns = h.def.namespaced ? info.namespace || undefined : undefined;
+    const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
+    const fieldSelector = info.name ? joinSelectors(`metadata.name=${info.name}`, query.get('fieldSelector')) : (query.get('fieldSelector') ?? undefined);
+    const filter = ObjectFilter.parse(query.get('labelSelector') ?? undefined, fieldSelector, h.def);
+    const sendInitial = query.get('sendInitialEvents');
+    let channel;
+    try {
+      channel = await h.store.watch(ns, query.get('resourceVersion') ?? undefined, sendInitial === 'true');
+    } catch (err) {
+      // Like kube's watch cache: a too-old resourceVersion is an ERROR event on a 200 stream, not an HTTP error.
+      if (!(isStatusError(err) && err.code === 410)) throw err;
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(`${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);
+      return 200;
+    }
+    const timeoutSeconds = Number(query.get('timeoutSeconds') ?? NaN);
+    const min = this.options.minRequestTimeoutSeconds ?? 1800;
+    const timeoutMs = (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : min * (1 + Math.random())) * 1000;
+    const columns = h.def.tableColumns ?? [];
+    const include = includeObject(query);
+    const asTable = negotiated.as?.kind === 'Table';
+    await streamWatch(res, channel, {
+      filter,
+      encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first) : h.withTypeMeta(obj)),
+      timeoutMs,
+      allowBookmarks: query.get('allowWatchBookmarks') === 'true',
+      initialEventsEndBookmark: sendInitial === 'true' && query.get('allowWatchBookmarks') === 'true',
+      bookmarkObject: (rv) => ({ kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
+      currentRevision: () => h.store.watchCacheRevision,
+      labels: { group: h.def.group, version: h.def.version, kind: h.def.kind },
+    });
+    return 200;
+  }
+}
+
+function notFoundPath(): Error {
+  const err = Errors.notFound({ group: '', resource: '' }, '');
+  err.status.message = 'the server could not find the requested resource';
+  err.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
+  return err;
+}
+
+function kubeMetricVerb(verb: string): string {
+  const map: Record<string, string> = { get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
+  return map[verb] ?? verb.toUpperCase();
+}
+
+function partial(obj: KubeObject): unknown {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+}
+
+function joinSelectors(a: string, b: string | null): string {
+  return b ? `${a},${b}` : a;
+}
+
+function includeObject(query: URLSearchParams): IncludeObject {
+  const v = query.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+function listQuery(query: URLSearchParams): ListQuery {
+  const limit = query.get('limit');
+  if (limit !== null && !/^\d+$/.test(limit)) throw Errors.badRequest(`limit: Invalid value: "${limit}": must be a non-negative integer`);
+  return {
+    labelSelector: query.get('labelSelector') ?? undefined,
+    fieldSelector: query.get('fieldSelector') ?? undefined,
+    resourceVersion: query.get('resourceVersion') ?? undefined,
+    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
+    limit: limit === null ? undefined : Number(limit),
+    continue: query.get('continue') ?? undefined,
+  };
+}
+
+function writeOptions(query: URLSearchParams): WriteOptions {
+  const dryRun = query.getAll('dryRun');
+  for (const d of dryRun) if (d !== 'All') throw Errors.badRequest(`Invalid dryRun value: ${d}. Valid values: All`);
+  const fv = query.get('fieldValidation') ?? 'Warn';
+  if (!['Ignore', 'Warn', 'Strict'].includes(fv)) throw Errors.badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
+  const manager = query.get('fieldManager') ?? undefined;
+  if (manager && manager.length > 128) throw Errors.badRequest('fieldManager: Too long: may not be more than 128 bytes');
+  return { dryRun: dryRun.length > 0, fieldValidation: fv as FieldValidation, fieldManager: manager };
+}

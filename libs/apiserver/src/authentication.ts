@@ -1,0 +1,120 @@
+import { X509Certificate } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { PeerCertificate, TLSSocket } from 'node:tls';
+import type { UserInfo } from './resource.definition';
+
+export interface RequestHeaderOptions {
+  /** PEM of the front-proxy CA: only client certs it signed may assert X-Remote-* identities. */
+  caPem: string;
+  /** Allowed CNs of the proxy certificate; empty = any cert from the CA. */
+  allowedNames: string[];
+}
+
+export interface AuthenticationOptions {
+  clientCAPem?: string;
+  requestHeader?: RequestHeaderOptions;
+  /** Static bearer tokens (token → user). */
+  tokens?: Map<string, UserInfo>;
+}
+
+type CertIdentity = { kind: 'user'; user: UserInfo } | { kind: 'proxy' } | { kind: 'none' };
+
+function fingerprint(pem: string): string {
+  return new X509Certificate(pem).fingerprint256;
+}
+
+/** Splits a PEM bundle into its certificates. */
+export function splitPem(bundle: string): string[] {
+  return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+}
+
+function asList(v: string | string[] | undefined): string[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+/**
+ * x509 client certificates (CN = user, O = groups), front-proxy headers (trusted only over a client cert
+ * from the request-header CA with an allowed CN) and static bearer tokens. Certificate identities are
+ * computed once per TLS connection.
+ */
+export class Authenticator {
+  private readonly clientCAs: Set<string>;
+  private readonly proxyCAs: Set<string>;
+  private readonly bySocket = new WeakMap<TLSSocket, CertIdentity>();
+
+  constructor(private readonly options: AuthenticationOptions) {
+    this.clientCAs = new Set(splitPem(options.clientCAPem ?? '').map(fingerprint));
+    this.proxyCAs = new Set(splitPem(options.requestHeader?.caPem ?? '').map(fingerprint));
+  }
+
+  /** Every CA whose client certificates the TLS server should request and verify. */
+  get trustedCAs(): string[] {
+    return [...splitPem(this.options.clientCAPem ?? ''), ...splitPem(this.options.requestHeader?.caPem ?? '')];
+  }
+
+  authenticate(req: IncomingMessage): UserInfo | undefined {
+    const identity = this.certIdentity(req.socket as TLSSocket);
+    if (identity.kind === 'proxy') return this.fromHeaders(req);
+    const token = this.bearer(req);
+    if (token !== undefined) return this.options.tokens?.get(token);
+    return identity.kind === 'user' ? identity.user : undefined;
+  }
+
+  private bearer(req: IncomingMessage): string | undefined {
+    const h = req.headers.authorization;
+    if (!h || !/^bearer /i.test(h)) return undefined;
+    return h.slice(7).trim();
+  }
+
+  private certIdentity(socket: TLSSocket): CertIdentity {
+    let id = this.bySocket.get(socket);
+    if (!id) {
+      id = this.computeCertIdentity(socket);
+      this.bySocket.set(socket, id);
+    }
+    return id;
+  }
+
+  private computeCertIdentity(socket: TLSSocket): CertIdentity {
+    if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return { kind: 'none' };
+    const cert = socket.getPeerCertificate(true);
+    if (!cert || !cert.subject) return { kind: 'none' };
+    const root = rootOf(cert);
+    const cn = firstOf(cert.subject.CN);
+    if (this.proxyCAs.has(root.fingerprint256)) {
+      const allowed = this.options.requestHeader?.allowedNames ?? [];
+      return allowed.length === 0 || allowed.includes(cn) ? { kind: 'proxy' } : { kind: 'none' };
+    }
+    if (this.clientCAs.has(root.fingerprint256) && cn) {
+      const groups = asList(cert.subject.O as string | string[] | undefined);
+      return { kind: 'user', user: { name: cn, groups: [...groups, 'system:authenticated'] } };
+    }
+    return { kind: 'none' };
+  }
+
+  private fromHeaders(req: IncomingMessage): UserInfo | undefined {
+    const name = firstOf(req.headers['x-remote-user']);
+    if (!name) return undefined;
+    const groups = asList(req.headers['x-remote-group']).flatMap((g) => g.split(',').map((s) => s.trim()).filter(Boolean));
+    const extra: Record<string, string[]> = {};
+    for (const [h, v] of Object.entries(req.headers)) {
+      if (!h.startsWith('x-remote-extra-')) continue;
+      extra[decodeURIComponent(h.slice('x-remote-extra-'.length))] = asList(v);
+    }
+    const uid = firstOf(req.headers['x-remote-uid']);
+    return { name, uid: uid || undefined, groups, extra };
+  }
+}
+
+function firstOf(v: string | string[] | undefined): string {
+  return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
+}
+
+function rootOf(cert: PeerCertificate): PeerCertificate {
+  let c = cert as PeerCertificate & { issuerCertificate?: PeerCertificate };
+  for (let i = 0; i < 10 && c.issuerCertificate && c.issuerCertificate !== c && c.issuerCertificate.fingerprint256 !== c.fingerprint256; i++) {
+    c = c.issuerCertificate as PeerCertificate & { issuerCertificate?: PeerCertificate };
+  }
+  return c;
+}

@@ -1,0 +1,155 @@
+import { createHash } from 'node:crypto';
+import { compareKubeVersions, formatGroupVersion, type GroupVersion } from '@kube/apimachinery';
+import { ALL_VERBS, type ResourceDefinition } from './resource.definition';
+
+export interface CachedDocument {
+  body: Buffer;
+  etag: string;
+  contentType: string;
+}
+
+interface APIResource {
+  name: string;
+  singularName: string;
+  namespaced: boolean;
+  group?: string;
+  version?: string;
+  kind: string;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  storageVersionHash?: string;
+}
+
+const DISCOVERY_V2 = 'apidiscovery.k8s.io/v2';
+const DISCOVERY_V2BETA1 = 'apidiscovery.k8s.io/v2beta1';
+
+function document(value: unknown, contentType = 'application/json'): CachedDocument {
+  const body = Buffer.from(JSON.stringify(value));
+  return { body, etag: `"${createHash('sha256').update(body).digest('hex')}"`, contentType };
+}
+
+/** kube's storageVersionHash: base64 of the first 8 bytes of sha256("<group>/<version>/<kind>"). */
+export function storageVersionHash(def: ResourceDefinition): string {
+  return createHash('sha256').update(`${def.group}/${def.version}/${def.kind}`).digest().subarray(0, 8).toString('base64');
+}
+
+function verbsOf(def: ResourceDefinition): string[] {
+  return [...(def.verbs ?? ALL_VERBS)].sort();
+}
+
+function apiResources(defs: ResourceDefinition[]): APIResource[] {
+  const out: APIResource[] = [];
+  for (const def of defs) {
+    const r: APIResource = { name: def.plural, singularName: def.singular, namespaced: def.namespaced, kind: def.kind, verbs: verbsOf(def) };
+    if (def.shortNames?.length) r.shortNames = def.shortNames;
+    if (def.categories?.length) r.categories = def.categories;
+    r.storageVersionHash = storageVersionHash(def);
+    out.push(r);
+    if (def.subresources?.status) out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
+  }
+  return out;
+}
+
+function aggregatedResources(defs: ResourceDefinition[]): unknown[] {
+  return defs.map((def) => {
+    const r: Record<string, unknown> = {
+      resource: def.plural,
+      responseKind: { group: def.group, version: def.version, kind: def.kind },
+      scope: def.namespaced ? 'Namespaced' : 'Cluster',
+      singularResource: def.singular,
+      verbs: verbsOf(def),
+    };
+    if (def.shortNames?.length) r.shortNames = def.shortNames;
+    if (def.categories?.length) r.categories = def.categories;
+    if (def.subresources?.status) r.subresources = [{ subresource: 'status', responseKind: { group: def.group, version: def.version, kind: def.kind }, verbs: ['get', 'patch', 'update'] }];
+    return r;
+  });
+}
+
+interface GroupEntry {
+  name: string;
+  versions: Map<string, ResourceDefinition[]>;
+}
+
+/**
+ * Every discovery document of one server, computed once per resource set (with its ETag) so discovery
+ * requests cost a map lookup: /api, /apis, /apis/<g>, /api/v1, /apis/<g>/<v>, and aggregated discovery.
+ */
+export class DiscoveryDocuments {
+  private docs = new Map<string, CachedDocument>();
+  private groupOrder: string[] = [];
+
+  constructor(private serverAddress: string) {}
+
+  rebuild(defs: ResourceDefinition[], groupPriority: (group: string) => number = () => 0): void {
+    const groups = new Map<string, GroupEntry>();
+    for (const def of defs) {
+      const g = groups.get(def.group) ?? { name: def.group, versions: new Map() };
+      groups.set(def.group, g);
+      const list = g.versions.get(def.version) ?? [];
+      list.push(def);
+      g.versions.set(def.version, list);
+    }
+    const docs = new Map<string, CachedDocument>();
+    const named = [...groups.values()].filter((g) => g.name !== '');
+    named.sort((a, b) => groupPriority(b.name) - groupPriority(a.name) || a.name.localeCompare(b.name));
+    this.groupOrder = named.map((g) => g.name);
+
+    const core = groups.get('');
+    docs.set('/api', document({ kind: 'APIVersions', versions: core ? this.sortedVersions(core) : [], serverAddressByClientCIDRs: this.addresses() }));
+    for (const g of groups.values()) {
+      for (const [version, list] of g.versions) {
+        const gv: GroupVersion = { group: g.name, version };
+        const path = g.name === '' ? `/api/${version}` : `/apis/${g.name}/${version}`;
+        docs.set(path, document({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: formatGroupVersion(gv), resources: apiResources(list) }));
+      }
+    }
+    for (const g of named) docs.set(`/apis/${g.name}`, document({ kind: 'APIGroup', apiVersion: 'v1', ...this.apiGroup(g) }));
+    docs.set('/apis', document({ kind: 'APIGroupList', apiVersion: 'v1', groups: named.map((g) => this.apiGroup(g)) }));
+    for (const [apiVersion, suffix] of [[DISCOVERY_V2, 'v2'], [DISCOVERY_V2BETA1, 'v2beta1']] as const) {
+      const ct = `application/json;g=apidiscovery.k8s.io;v=${suffix};as=APIGroupDiscoveryList`;
+      docs.set(`/api#${suffix}`, document(this.buildAggregated(apiVersion, core ? [core] : []), ct));
+      docs.set(`/apis#${suffix}`, document(this.buildAggregated(apiVersion, named), ct));
+    }
+    this.docs = docs;
+  }
+
+  get(path: string): CachedDocument | undefined {
+    return this.docs.get(path);
+  }
+
+  /** Aggregated discovery for /api or /apis in v2 or v2beta1. */
+  aggregated(path: '/api' | '/apis', version: 'v2' | 'v2beta1'): CachedDocument | undefined {
+    return this.docs.get(`${path}#${version}`);
+  }
+
+  get groups(): readonly string[] {
+    return this.groupOrder;
+  }
+
+  private addresses(): unknown[] {
+    return [{ clientCIDR: '0.0.0.0/0', serverAddress: this.serverAddress }];
+  }
+
+  private sortedVersions(g: GroupEntry): string[] {
+    return [...g.versions.keys()].sort(compareKubeVersions);
+  }
+
+  private apiGroup(g: GroupEntry): Record<string, unknown> {
+    const versions = this.sortedVersions(g).map((v) => ({ groupVersion: `${g.name}/${v}`, version: v }));
+    return { name: g.name, versions, preferredVersion: versions[0] };
+  }
+
+  private buildAggregated(apiVersion: string, groups: GroupEntry[]): unknown {
+    return {
+      kind: 'APIGroupDiscoveryList',
+      apiVersion,
+      metadata: {},
+      items: groups.map((g) => ({
+        metadata: { name: g.name },
+        versions: this.sortedVersions(g).map((v) => ({ version: v, resources: aggregatedResources(g.versions.get(v) ?? []), freshness: 'Current' })),
+      })),
+    };
+  }
+}

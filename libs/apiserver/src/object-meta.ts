@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import {
+  FieldError,
+  generateName,
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  validateAnnotations,
+  validateLabels,
+  type KubeObject,
+  type ObjectMeta,
+} from '@kube/apimachinery';
+import type { NameValidation } from './resource.definition';
+
+/** RFC 3339 with second precision, as kube serializes metav1.Time. */
+export function nowTimestamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** kube's BeforeCreate metadata handling: server-owned fields are set, client values ignored. */
+export function prepareMetaForCreate(obj: KubeObject, namespace: string | undefined): void {
+  const meta = obj.metadata;
+  if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
+  meta.uid = randomUUID();
+  meta.creationTimestamp = nowTimestamp();
+  meta.generation = 1;
+  delete meta.resourceVersion;
+  delete meta.deletionTimestamp;
+  delete meta.deletionGracePeriodSeconds;
+  if (namespace) meta.namespace = namespace;
+  else delete meta.namespace;
+  removeEmpty(meta);
+}
+
+/** Update keeps what the client cannot change; generation moves when anything outside metadata/status does. */
+export function prepareMetaForUpdate(obj: KubeObject, old: KubeObject): void {
+  const meta = obj.metadata;
+  const o = old.metadata;
+  meta.name = o.name;
+  if (o.namespace) meta.namespace = o.namespace;
+  else delete meta.namespace;
+  meta.uid = o.uid;
+  meta.creationTimestamp = o.creationTimestamp;
+  setOrDelete(meta, 'deletionTimestamp', o.deletionTimestamp);
+  setOrDelete(meta, 'deletionGracePeriodSeconds', o.deletionGracePeriodSeconds);
+  meta.generation = o.generation ?? 1;
+  if (specChanged(obj, old)) meta.generation += 1;
+  removeEmpty(meta);
+}
+
+function setOrDelete<K extends keyof ObjectMeta>(meta: ObjectMeta, key: K, value: ObjectMeta[K]): void {
+  if (value === undefined) delete meta[key];
+  else meta[key] = value;
+}
+
+function removeEmpty(meta: ObjectMeta): void {
+  for (const k of ['labels', 'annotations', 'finalizers', 'ownerReferences', 'managedFields'] as const) {
+    const v = meta[k];
+    if (v && typeof v === 'object' && Object.keys(v).length === 0) delete meta[k];
+  }
+}
+
+/** Everything except metadata and status, compared as JSON. */
+export function specChanged(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject): string => {
+    const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+    return stableStringify(rest);
+  };
+  return strip(a) !== strip(b);
+}
+
+export function stableStringify(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
+  if (v && typeof v === 'object') {
+    const entries = Object.keys(v as object)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+const NAME_RULES: Record<NameValidation, (name: string) => string[]> = {
+  subdomain: isDNS1123Subdomain,
+  label: isDNS1123Label,
+  'path-segment': (name) => {
+    if (name === '.' || name === '..') return [`may not be '${name}'`];
+    if (name.includes('/')) return [`may not contain '/'`];
+    if (name.includes('%')) return [`may not contain '%'`];
+    return [];
+  },
+};
+
+/** ObjectMeta validation shared by every resource (name, generateName, labels, annotations). */
+export function validateObjectMeta(obj: KubeObject, namespaced: boolean, rule: NameValidation = 'subdomain'): FieldError[] {
+  const meta = obj.metadata;
+  const errs: FieldError[] = [];
+  if (!meta.name) {
+    errs.push(FieldError.required('metadata.name', 'name or generateName is required'));
+  } else {
+    for (const msg of NAME_RULES[rule](meta.name)) errs.push(FieldError.invalid('metadata.name', meta.name, msg));
+  }
+  if (namespaced && !meta.namespace) errs.push(FieldError.required('metadata.namespace', ''));
+  errs.push(...validateLabels(meta.labels ?? {}, 'metadata.labels'));
+  errs.push(...validateAnnotations(meta.annotations ?? {}, 'metadata.annotations'));
+  const finalizers = meta.finalizers ?? [];
+  finalizers.forEach((f, i) => {
+    if (typeof f !== 'string' || f === '') errs.push(FieldError.invalid(`metadata.finalizers[${i}]`, f, 'name part must be non-empty'));
+  });
+  return errs;
+}
+
+export function validateFinalizersOnUpdate(obj: KubeObject, old: KubeObject): FieldError[] {
+  if (!old.metadata.deletionTimestamp) return [];
+  const before = new Set(old.metadata.finalizers ?? []);
+  const added = (obj.metadata.finalizers ?? []).filter((f) => !before.has(f));
+  return added.length ? [FieldError.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${JSON.stringify(added)}`)] : [];
+}

@@ -1,0 +1,396 @@
+import {
+  Errors,
+  FieldError,
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  formatGroupVersion,
+  isStatusError,
+  pruneUnknownFields,
+  successStatus,
+  type DeleteOptions,
+  type GroupKind,
+  type GroupResource,
+  type JsonValue,
+  type KubeList,
+  type KubeObject,
+  type Status,
+} from '@kube/apimachinery';
+import type { ListResult, ResourceStore } from '@kube/storage';
+import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn } from './resource.definition';
+import { ObjectFilter } from './object.filter';
+
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldValidation: FieldValidation;
+  fieldManager?: string;
+}
+
+export interface ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+  limit?: number;
+  continue?: string;
+}
+
+export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';
+
+export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+const MAX_GENERATE_NAME_ATTEMPTS = 8;
+
+function clone<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The generic REST behaviour of one resource (kube's registry/generic Store + endpoint handlers):
+ * object metadata, strategy hooks, admission, field validation, finalizers, and storage calls.
+ */
+export class RestHandler {
+  readonly gr: GroupResource;
+  readonly gk: GroupKind;
+  readonly apiVersion: string;
+  readonly listKind: string;
+  readonly acceptedPatchTypes: string[];
+
+  constructor(
+    readonly def: ResourceDefinition,
+    readonly store: ResourceStore,
+    private readonly admission: readonly AdmissionPlugin[] = [],
+  ) {
+    this.gr = { group: def.group, resource: def.plural };
+    this.gk = { group: def.group, kind: def.kind };
+    this.apiVersion = formatGroupVersion(def);
+    this.listKind = def.listKind ?? `${def.kind}List`;
+    this.acceptedPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', ...(def.schema ? ['application/strategic-merge-patch+json'] : [])];
+  }
+
+  // ---- reads ----
+
+  async get(ns: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
+    return this.withTypeMeta(await this.store.get(ns, name, resourceVersion));
+  }
+
+  async list(ns: string | undefined, q: ListQuery): Promise<KubeList & { result: ListResult }> {
+    const filter = ObjectFilter.parse(q.labelSelector, q.fieldSelector, this.def);
+    const result = await this.store.list(ns, {
+      resourceVersion: q.resourceVersion,
+      resourceVersionMatch: q.resourceVersionMatch,
+      limit: q.limit,
+      continue: q.continue,
+      predicate: filter.empty ? undefined : (o) => filter.matches(o),
+    });
+    const metadata: KubeList['metadata'] = { resourceVersion: result.resourceVersion };
+    if (result.continue) metadata.continue = result.continue;
+    if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+    return { kind: this.listKind, apiVersion: this.apiVersion, metadata, items: result.items.map((o) => this.withTypeMeta(o)), result };
+  }
+
+  withTypeMeta(obj: KubeObject): KubeObject {
+    if (obj.kind === this.def.kind && obj.apiVersion === this.apiVersion) return obj;
+    return { ...obj, apiVersion: this.apiVersion, kind: this.def.kind };
+  }
+
+  // ---- create ----
+
+  async create(ctx: RequestContext, ns: string | undefined, body: JsonValue, opts: WriteOptions): Promise<KubeObject> {
+    const obj = this.decode(body, ctx, opts);
+    this.checkNamespace(obj, ns);
+    this.def.strategy?.default?.(obj);
+    await this.runAdmit('CREATE', ctx, '', obj);
+    for (let attempt = 1; ; attempt++) {
+      const candidate = attempt === 1 ? obj : clone(obj);
+      if (attempt > 1) delete candidate.metadata.name;
+      try {
+        return await this.createOnce(ctx, ns, candidate, opts);
+      } catch (err) {
+        const retry = isStatusError(err) && err.reason === 'AlreadyExists' && !obj.metadata.name && obj.metadata.generateName && attempt < MAX_GENERATE_NAME_ATTEMPTS;
+        if (!retry) throw err;
+      }
+    }
+  }
+
+  private async createOnce(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    prepareMetaForCreate(obj, this.def.namespaced ? ns : undefined);
+    this.def.strategy?.prepareForCreate?.(obj, ctx);
+    if (this.def.subresources?.status && obj.status !== undefined && !this.def.strategy?.prepareForCreate) delete obj.status;
+    this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
+    await this.runValidate('CREATE', ctx, '', obj);
+    const undo = opts.dryRun ? undefined : await this.def.hooks?.beforeCreate?.(obj, ctx);
+    try {
+      return this.withTypeMeta(await this.store.create(obj, { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds }));
+    } catch (err) {
+      await undo?.();
+      throw err;
+    }
+  }
+
+  // ---- update / patch ----
+
+  /** PUT. Returns the stored object and whether it was created. */
+  async update(ctx: RequestContext, ns: string | undefined, name: string, body: JsonValue, opts: WriteOptions, subresource = ''): Promise<{ object: KubeObject; created: boolean }> {
+    const incoming = this.decode(body, ctx, opts);
+    if (incoming.metadata.name && incoming.metadata.name !== name) {
+      throw Errors.badRequest(`the name of the object (${incoming.metadata.name}) does not match the name on the URL (${name})`);
+    }
+    incoming.metadata.name = name;
+    this.checkNamespace(incoming, ns);
+    const allowCreate = !subresource && (this.def.strategy?.allowCreateOnUpdate ?? true);
+    return this.writeUpdate(ctx, ns, name, opts, subresource, allowCreate, () => clone(incoming));
+  }
+
+  async patch(ctx: RequestContext, ns: string | undefined, name: string, patchType: PatchType, patch: JsonValue, opts: WriteOptions, subresource = ''): Promise<KubeObject> {
+    if (patchType === 'apply') throw Errors.unsupportedMediaType('application/apply-patch+yaml', this.acceptedPatchTypes);
+    if (patchType === 'strategic' && !this.def.schema) throw Errors.unsupportedMediaType('application/strategic-merge-patch+json', this.acceptedPatchTypes);
+    const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
+      const current = cur as KubeObject;
+      const patched = this.applyPatch(current, patchType, patch);
+      const obj = this.decode(patched, ctx, opts);
+      // A patch that carries no resourceVersion is unconditional: it applies to whatever is current.
+      if (!obj.metadata.resourceVersion || !this.patchSetsResourceVersion(patch)) obj.metadata.resourceVersion = current.metadata.resourceVersion;
+      return obj;
+    });
+    return object;
+  }
+
+  private patchSetsResourceVersion(patch: JsonValue): boolean {
+    if (Array.isArray(patch)) return patch.some((op) => isObject(op) && typeof op.path === 'string' && op.path.startsWith('/metadata/resourceVersion'));
+    return isObject(patch) && isObject(patch.metadata) && patch.metadata.resourceVersion !== undefined;
+  }
+
+  private applyPatch(current: KubeObject, type: PatchType, patch: JsonValue): JsonValue {
+    const doc = clone(current) as unknown as JsonValue;
+    switch (type) {
+      case 'json':
+        return applyJsonPatch(doc, patch) as JsonValue;
+      case 'merge':
+        if (!isObject(patch)) throw Errors.badRequest('the patch is not a JSON object');
+        return applyMergePatch(doc, patch) as JsonValue;
+      default: {
+        if (!isObject(patch)) throw Errors.badRequest('the patch is not a JSON object');
+        const schema = this.def.schema;
+        return applyStrategicMergePatch(doc as object, patch, schema ? { $ref: `#/components/schemas/${schema.name}` } : undefined, schema?.components ?? {}) as JsonValue;
+      }
+    }
+  }
+
+  /**
+   * The shared update path of PUT, PATCH and /status: optimistic concurrency, status/spec separation,
+   * metadata rules, validation, admission, then the finalizer check that may complete a pending delete.
+   */
+  private async writeUpdate(
+    ctx: RequestContext,
+    ns: string | undefined,
+    name: string,
+    opts: WriteOptions,
+    subresource: string,
+    allowCreate: boolean,
+    desired: (current: KubeObject | undefined) => KubeObject,
+  ): Promise<{ object: KubeObject; created: boolean }> {
+    let undo: UndoFn | void = undefined;
+    let createdObject: KubeObject | undefined;
+    try {
+      const result = await this.store.guaranteedUpdate(
+        ns,
+        name,
+        async (current) => {
+          await undo?.();
+          undo = undefined;
+          if (!current) {
+            // PUT to a missing object creates it where the resource allows (configmaps do, CRs do not).
+            if (!allowCreate) throw Errors.notFound(this.gr, name);
+            const obj = desired(undefined);
+            if (obj.metadata.resourceVersion) throw Errors.notFound(this.gr, name);
+            createdObject = await this.prepareCreateFromUpdate(ctx, ns, obj, opts);
+            return createdObject;
+          }
+          return this.prepareUpdate(ctx, desired(this.withTypeMeta(current)), current, opts, subresource, (u) => (undo = u));
+        },
+        { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
+      );
+      const object = this.withTypeMeta(result.object);
+      if (result.changed && !opts.dryRun) return { object: await this.finishIfFinalized(object), created: result.created };
+      return { object, created: result.created };
+    } catch (err) {
+      await (undo as UndoFn | void)?.();
+      throw err;
+    }
+  }
+
+  private async prepareCreateFromUpdate(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    this.def.strategy?.default?.(obj);
+    await this.runAdmit('CREATE', ctx, '', obj);
+    prepareMetaForCreate(obj, this.def.namespaced ? ns : undefined);
+    this.def.strategy?.prepareForCreate?.(obj, ctx);
+    this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
+    await this.runValidate('CREATE', ctx, '', obj);
+    if (!opts.dryRun) await this.def.hooks?.beforeCreate?.(obj, ctx);
+    return obj;
+  }
+
+  private async prepareUpdate(ctx: RequestContext, incoming: KubeObject, current: KubeObject, opts: WriteOptions, subresource: string, setUndo: (u: UndoFn | void) => void): Promise<KubeObject> {
+    const rv = incoming.metadata.resourceVersion;
+    if (!rv) {
+      if (this.def.strategy?.allowUnconditionalUpdate === false) {
+        this.validate(incoming, [FieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+      }
+    } else if (rv !== current.metadata.resourceVersion) {
+      throw Errors.modified(this.gr, current.metadata.name as string);
+    }
+    let obj: KubeObject;
+    if (subresource === 'status') {
+      // /status changes status only: everything else comes from the stored object.
+      obj = { ...clone(current), status: incoming.status };
+      if (incoming.status === undefined) delete obj.status;
+    } else if (subresource === 'finalize') {
+      // A namespace's /finalize changes spec.finalizers only.
+      obj = clone(current);
+      const spec = (incoming.spec ?? {}) as Record<string, unknown>;
+      obj.spec = { ...(obj.spec as Record<string, unknown>), finalizers: spec.finalizers ?? [] };
+    } else {
+      obj = incoming;
+      this.def.strategy?.default?.(obj);
+      if (this.def.subresources?.status) {
+        if (current.status === undefined) delete obj.status;
+        else obj.status = clone(current.status);
+      }
+    }
+    await this.runAdmit('UPDATE', ctx, subresource, obj, current);
+    prepareMetaForUpdate(obj, current);
+    if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
+    const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
+    if (!subresource) errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
+    this.validate(obj, errors);
+    await this.runValidate('UPDATE', ctx, subresource, obj, current);
+    if (!opts.dryRun) setUndo(await this.def.hooks?.beforeUpdate?.(obj, current, ctx));
+    delete obj.metadata.resourceVersion;
+    return obj;
+  }
+
+  /** An object being deleted whose last finalizer was just removed is deleted for real. */
+  private async finishIfFinalized(obj: KubeObject): Promise<KubeObject> {
+    if (!obj.metadata.deletionTimestamp || this.hasPendingFinalizers(obj)) return obj;
+    try {
+      const deleted = await this.store.delete(obj.metadata.namespace, obj.metadata.name as string, { resourceVersion: obj.metadata.resourceVersion });
+      await this.def.hooks?.afterDelete?.(deleted);
+    } catch (err) {
+      if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
+    }
+    return obj;
+  }
+
+  private hasPendingFinalizers(obj: KubeObject): boolean {
+    return (obj.metadata.finalizers?.length ?? 0) > 0 || (this.def.hooks?.pendingFinalizers?.(obj) ?? false);
+  }
+
+  // ---- delete ----
+
+  /** DELETE: removes the object, or starts graceful deletion when finalizers are pending. */
+  async delete(ctx: RequestContext, ns: string | undefined, name: string, options: DeleteOptions, dryRun: boolean): Promise<{ body: KubeObject | Status; code: number }> {
+    const current = await this.store.get(ns, name);
+    this.store.checkPreconditions(current, options.preconditions ?? {}, name);
+    await this.runValidate('DELETE', ctx, '', undefined, current);
+    if (this.hasPendingFinalizers(current)) {
+      if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };
+      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => {
+        const obj = clone(cur as KubeObject);
+        this.def.hooks?.onDeletionStarted?.(obj);
+        obj.metadata.deletionTimestamp = nowTimestamp();
+        obj.metadata.deletionGracePeriodSeconds = 0;
+        return obj;
+      });
+      return { body: object, code: 200 };
+    }
+    const deleted = await this.store.delete(ns, name, { ...options.preconditions, resourceVersion: options.preconditions?.resourceVersion ?? undefined }, { dryRun });
+    if (!dryRun) await this.def.hooks?.afterDelete?.(deleted);
+    return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: deleted.metadata.uid }), code: 200 };
+  }
+
+  async deleteCollection(ctx: RequestContext, ns: string | undefined, q: ListQuery, options: DeleteOptions, dryRun: boolean): Promise<KubeList> {
+    const list = await this.list(ns, { labelSelector: q.labelSelector, fieldSelector: q.fieldSelector });
+    const deleted: KubeObject[] = [];
+    for (const item of list.items) {
+      try {
+        const res = await this.delete(ctx, ns ?? item.metadata.namespace, item.metadata.name as string, { ...options, preconditions: undefined }, dryRun);
+        deleted.push(res.body.kind === 'Status' ? item : (res.body as KubeObject));
+      } catch (err) {
+        if (!(isStatusError(err) && err.code === 404)) throw err;
+      }
+    }
+    return { kind: this.listKind, apiVersion: this.apiVersion, metadata: { resourceVersion: list.metadata.resourceVersion }, items: deleted };
+  }
+
+  // ---- shared steps ----
+
+  /** Checks apiVersion/kind, fills them, applies fieldValidation (unknown fields are pruned or refused). */
+  decode(body: JsonValue, ctx: RequestContext, opts: WriteOptions): KubeObject {
+    if (!isObject(body)) throw Errors.badRequest(`the body of the request was in an unknown format - expected a ${this.def.kind} object`);
+    const obj = body as unknown as KubeObject;
+    if (obj.apiVersion !== undefined && obj.apiVersion !== this.apiVersion) {
+      throw Errors.badRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${this.apiVersion})`);
+    }
+    if (obj.kind !== undefined && obj.kind !== this.def.kind) {
+      throw Errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.def.kind})`);
+    }
+    if (obj.metadata !== undefined && !isObject(obj.metadata)) throw Errors.badRequest('metadata must be an object');
+    obj.apiVersion = this.apiVersion;
+    obj.kind = this.def.kind;
+    obj.metadata = obj.metadata ?? {};
+    this.checkFields(obj, ctx, opts.fieldValidation);
+    return obj;
+  }
+
+  private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation): void {
+    const schema = this.def.schema;
+    if (!schema) return;
+    const unknown = pruneUnknownFields(obj, { $ref: `#/components/schemas/${schema.name}` }, schema.components);
+    if (!unknown.length || mode === 'Ignore') return;
+    if (mode === 'Strict') {
+      throw Errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+    }
+    for (const f of unknown) ctx.warnings.push(`unknown field "${f}"`);
+  }
+
+  private checkNamespace(obj: KubeObject, ns: string | undefined): void {
+    if (!this.def.namespaced) {
+      delete obj.metadata.namespace;
+      return;
+    }
+    if (obj.metadata.namespace && ns && obj.metadata.namespace !== ns) {
+      throw Errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    if (ns) obj.metadata.namespace = ns;
+  }
+
+  private validate(obj: KubeObject, errors: FieldError[]): void {
+    if (errors.length) throw Errors.invalid(this.gk, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);
+  }
+
+  private attrs(operation: AdmissionOperation, ctx: RequestContext, subresource: string, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes {
+    const source = object ?? oldObject;
+    return { operation, resource: this.def, subresource, namespace: source?.metadata.namespace ?? ctx.namespace ?? '', name: source?.metadata.name ?? '', object, oldObject, ctx };
+  }
+
+  private async runAdmit(op: AdmissionOperation, ctx: RequestContext, sub: string, obj?: KubeObject, old?: KubeObject): Promise<void> {
+    for (const p of this.admission) if (p.admit) await p.admit(this.attrs(op, ctx, sub, obj, old));
+  }
+
+  private async runValidate(op: AdmissionOperation, ctx: RequestContext, sub: string, obj?: KubeObject, old?: KubeObject): Promise<void> {
+    for (const p of this.admission) if (p.validate) await p.validate(this.attrs(op, ctx, sub, obj, old));
+  }
+}

@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import type { ApiServerOptions } from './api-server';
+import type { UserInfo } from './resource.definition';
+
+/** Settings every API server process reads from its environment (documented in docs/configuration.md). */
+export interface ServerConfig {
+  etcdEndpoints: string[];
+  natsUrl?: string;
+  server: ApiServerOptions;
+}
+
+function env(name: string, fallback?: string): string {
+  const v = process.env[name];
+  if (v !== undefined && v !== '') return v;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`missing required environment variable ${name}`);
+}
+
+function readOptional(path: string | undefined): string | undefined {
+  return path ? readFileSync(path, 'utf8') : undefined;
+}
+
+/** Parses a kube static token file: token,user,uid,"group1,group2". */
+export function parseTokenFile(text: string): Map<string, UserInfo> {
+  const tokens = new Map<string, UserInfo>();
+  for (const line of text.split('\n')) {
+    const trimmed = line.trim();
+    if (!trimmed || trimmed.startsWith('#')) continue;
+    const fields = trimmed.match(/("[^"]*"|[^,]+)/g)?.map((f) => f.replace(/^"|"$/g, '')) ?? [];
+    const [token, name, uid, groups] = fields;
+    if (!token || !name) continue;
+    tokens.set(token, { name, uid, groups: [...(groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : []), 'system:authenticated'] });
+  }
+  return tokens;
+}
+
+export function serverConfigFromEnv(component: string, defaultPort: number): ServerConfig {
+  const tokenFile = process.env.KUBE_TOKEN_AUTH_FILE;
+  return {
+    etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
+    natsUrl: process.env.KUBE_NATS_URL || undefined,
+    server: {
+      component,
+      bindAddress: env('KUBE_BIND_ADDRESS', '127.0.0.1'),
+      port: Number(env('KUBE_SECURE_PORT', String(defaultPort))),
+      tls: { certPem: readFileSync(env('KUBE_TLS_CERT_FILE'), 'utf8'), keyPem: readFileSync(env('KUBE_TLS_PRIVATE_KEY_FILE'), 'utf8') },
+      authentication: {
+        clientCAPem: readOptional(process.env.KUBE_CLIENT_CA_FILE),
+        requestHeader: process.env.KUBE_REQUESTHEADER_CLIENT_CA_FILE
+          ? { caPem: readFileSync(process.env.KUBE_REQUESTHEADER_CLIENT_CA_FILE, 'utf8'), allowedNames: (process.env.KUBE_REQUESTHEADER_ALLOWED_NAMES ?? '').split(',').filter(Boolean) }
+          : undefined,
+        tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8')) : undefined,
+      },
+      maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
+      maxMutatingRequestsInFlight: Number(env('KUBE_MAX_MUTATING_REQUESTS_INFLIGHT', '200')),
+      requestTimeoutMs: Number(env('KUBE_REQUEST_TIMEOUT_SECONDS', '60')) * 1000,
+      minRequestTimeoutSeconds: Number(env('KUBE_MIN_REQUEST_TIMEOUT_SECONDS', '1800')),
+      advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import type { ServerResponse } from 'node:http';
+import { Errors, toStatus, type KubeObject, type WatchEventType } from '@kube/apimachinery';
+import type { StorageEvent, WatchChannel } from '@kube/storage';
+import type { ObjectFilter } from './object.filter';
+import { watchersGauge, watchEventsTotal } from './apiserver.metrics';
+
+export interface WatchStreamOptions {
+  filter: ObjectFilter;
+  /** Turns a stored object into what the client asked for (the object itself, or a Table row). */
+  encode: (obj: KubeObject, first: boolean) => unknown;
+  timeoutMs: number;
+  allowBookmarks: boolean;
+  /** sendInitialEvents=true: a BOOKMARK annotated k8s.io/initial-events-end after the initial ADDEDs. */
+  initialEventsEndBookmark: boolean;
+  bookmarkObject: (resourceVersion: string) => KubeObject;
+  currentRevision: () => number;
+  labels: { group: string; version: string; kind: string };
+}
+
+const BOOKMARK_INTERVAL_MS = 60_000;
+
+/**
+ * Maps a storage event through the selector: entering the selection is ADDED, leaving it DELETED
+ * (kube's watch filtering), otherwise the event passes or is dropped.
+ */
+export function filterEvent(ev: StorageEvent, filter: ObjectFilter): { type: WatchEventType; object: KubeObject } | undefined {
+  if (ev.type === 'BOOKMARK') return undefined;
+  if (filter.empty) return { type: ev.type, object: ev.object };
+  const now = ev.type !== 'DELETED' && filter.matches(ev.object);
+  const before = ev.prevObject !== undefined && filter.matches(ev.prevObject);
+  switch (ev.type) {
+    case 'ADDED':
+      return now ? { type: 'ADDED', object: ev.object } : undefined;
+    case 'DELETED':
+      return before ? { type: 'DELETED', object: ev.object } : undefined;
+    default:
+      if (now && before) return { type: 'MODIFIED', object: ev.object };
+      if (now) return { type: 'ADDED', object: ev.object };
+      if (before) return { type: 'DELETED', object: ev.object };
+      return undefined;
+  }
+}
+
+/**
+ * Streams watch events as newline-delimited JSON, one write (flush) per event, until the timeout, the client
+ * goes away or the channel ends. Never buffered or compressed.
+ */
+export async function streamWatch(res: ServerResponse, channel: WatchChannel<StorageEvent>, opts: WatchStreamOptions): Promise<void> {
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.flushHeaders();
+  watchersGauge.inc(opts.labels);
+  let first = true;
+  let lastRV = String(opts.currentRevision());
+  const write = (type: WatchEventType, object: unknown): void => {
+    res.write(`${JSON.stringify({ type, object })}\n`);
+    watchEventsTotal.inc(opts.labels);
+  };
+  const stop = (): void => channel.close();
+  const timer = setTimeout(stop, opts.timeoutMs);
+  res.on('close', stop);
+  const bookmarks = opts.allowBookmarks ? setInterval(() => write('BOOKMARK', opts.bookmarkObject(channel.pending ? lastRV : String(Math.max(Number(lastRV), opts.currentRevision())))), BOOKMARK_INTERVAL_MS) : undefined;
+  try {
+    for await (const ev of channel) {
+      if (ev.type === 'BOOKMARK') {
+        if (opts.initialEventsEndBookmark) write('BOOKMARK', initialEventsEnd(opts.bookmarkObject(ev.object.metadata.resourceVersion ?? lastRV)));
+        continue;
+      }
+      const out = filterEvent(ev, opts.filter);
+      lastRV = ev.object.metadata.resourceVersion ?? lastRV;
+      if (out) {
+        write(out.type, opts.encode(out.object, first));
+        first = false;
+      }
+    }
+    if (channel.error && !res.writableEnded) {
+      write('ERROR', toStatus(Errors.expired(`watch closed: ${channel.error.message}`)));
+    }
+  } finally {
+    clearTimeout(timer);
+    if (bookmarks) clearInterval(bookmarks);
+    watchersGauge.dec(opts.labels);
+    if (!res.writableEnded) res.end();
+  }
+}
+
+function initialEventsEnd(obj: KubeObject): KubeObject {
+  return { ...obj, metadata: { ...obj.metadata, annotations: { 'k8s.io/initial-events-end': 'true' } } };
+}

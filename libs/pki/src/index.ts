@@ -1,0 +1,11 @@
+export {
+  type CertificateAuthority,
+  type CreateCertificateAuthorityOptions,
+  createCertificateAuthority,
+  loadCertificateAuthority,
+  parseCertificateAuthority,
+} from './certificate-authority';
+export { type CertificateUsage, type IssueCertificateOptions, type IssuedCertificate, issueCertificate } from './certificate.issuer';
+export { type Kubeconfig, type KubeconfigOptions, buildKubeconfig, writeKubeconfig } from './kubeconfig.writer';
+export { APISERVER_DNS_NAMES, APISERVER_IP_ADDRESSES, type EnsurePkiOptions, type PkiPaths, ensurePki, pkiPaths } from './pki.bootstrap';
+export type { SigningKey } from './private-key.codec';

@@ -1,0 +1,128 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, unlink } from 'node:fs/promises';
+import { request, createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePki, type PkiPaths } from './pki.bootstrap';
+
+const read = (path: string): Promise<string> => readFile(path, 'utf8');
+const cert = async (path: string): Promise<X509Certificate> => new X509Certificate(await read(path));
+
+describe('ensurePki', () => {
+  let dir: string;
+  let paths: PkiPaths;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pki-spec-'));
+    paths = await ensurePki(join(dir, 'pki'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('creates two distinct CAs and leaves that chain to the right one', async () => {
+    const ca = await cert(paths.caCert);
+    const frontProxyCa = await cert(paths.frontProxyCaCert);
+    expect(ca.ca).toBe(true);
+    expect(frontProxyCa.ca).toBe(true);
+    expect(ca.fingerprint256).not.toBe(frontProxyCa.fingerprint256);
+
+    for (const leaf of [paths.apiserverCert, paths.adminCert]) {
+      expect((await cert(leaf)).verify(ca.publicKey)).toBe(true);
+    }
+    const frontProxyClient = await cert(paths.frontProxyClientCert);
+    expect(frontProxyClient.verify(frontProxyCa.publicKey)).toBe(true);
+    expect(frontProxyClient.verify(ca.publicKey)).toBe(false);
+    expect(frontProxyClient.subject).toBe('CN=front-proxy-client');
+  });
+
+  it('issues the serving certificate for every kubernetes name and address', async () => {
+    const serving = await cert(paths.apiserverCert);
+    for (const host of ['localhost', 'kubernetes', 'kubernetes.default.svc.cluster.local']) {
+      expect(serving.checkHost(host)).toBe(host);
+    }
+    for (const ip of ['127.0.0.1', '::1', '10.96.0.1']) expect(serving.checkIP(ip)).toBe(ip);
+    expect(serving.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+  });
+
+  it('issues the admin certificate as kubernetes-admin in system:masters', async () => {
+    const admin = await cert(paths.adminCert);
+    expect(admin.subject.split('\n').sort()).toEqual(['CN=kubernetes-admin', 'O=system:masters']);
+    expect(admin.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+  });
+
+  it('writes PKCS#8 private keys readable only by the owner', async () => {
+    const keyPem = await read(paths.adminKey);
+    expect(keyPem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+    expect(createPrivateKey(keyPem).asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect((await stat(paths.caKey)).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps existing files and recreates only missing ones', async () => {
+    const before = await Promise.all([paths.caKey, paths.apiserverCert, paths.adminCert].map(read));
+    await unlink(paths.frontProxyClientKey);
+    await ensurePki(paths.dir);
+    const after = await Promise.all([paths.caKey, paths.apiserverCert, paths.adminCert].map(read));
+    expect(after).toEqual(before);
+    expect(await read(paths.frontProxyClientKey)).toMatch(/PRIVATE KEY/);
+  });
+
+  it('reissues the serving certificate when extra SANs are asked for', async () => {
+    const caBefore = await read(paths.caCert);
+    await ensurePki(paths.dir, { extraSans: ['api.example.test', '192.0.2.10'] });
+    const serving = await cert(paths.apiserverCert);
+    expect(serving.checkHost('api.example.test')).toBe('api.example.test');
+    expect(serving.checkIP('192.0.2.10')).toBe('192.0.2.10');
+    expect(await read(paths.caCert)).toBe(caBefore);
+  });
+});
+
+describe('mutual TLS with the issued certificates', () => {
+  let dir: string;
+  let paths: PkiPaths;
+  let server: Server;
+  let port: number;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pki-tls-'));
+    paths = await ensurePki(dir);
+    server = createServer(
+      {
+        cert: await read(paths.apiserverCert),
+        key: await read(paths.apiserverKey),
+        ca: await read(paths.caCert),
+        requestCert: true,
+        rejectUnauthorized: true,
+      },
+      (req, res) => res.end((req.socket as TLSSocket).getPeerCertificate().subject.CN),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const get = async (certPath: string, keyPath: string): Promise<string> => {
+    const [ca, cert, key] = await Promise.all([read(paths.caCert), read(certPath), read(keyPath)]);
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: '/', ca, cert, key }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve(body));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  };
+
+  it('accepts the admin client certificate', async () => {
+    expect(await get(paths.adminCert, paths.adminKey)).toBe('kubernetes-admin');
+  });
+
+  it('rejects the front-proxy client certificate (signed by the other CA)', async () => {
+    await expect(get(paths.frontProxyClientCert, paths.frontProxyClientKey)).rejects.toThrow();
+  });
+});

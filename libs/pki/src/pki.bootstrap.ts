@@ -1,0 +1,148 @@
+import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { isIP } from 'node:net';
+import { join } from 'node:path';
+import { x509 } from './x509.provider';
+import { type CertificateAuthority, createCertificateAuthority, loadCertificateAuthority } from './certificate-authority';
+import { type IssueCertificateOptions, issueCertificate } from './certificate.issuer';
+
+/** Absolute or relative (as given) paths of every file ensurePki manages. */
+export interface PkiPaths {
+  readonly dir: string;
+  readonly caCert: string;
+  readonly caKey: string;
+  readonly frontProxyCaCert: string;
+  readonly frontProxyCaKey: string;
+  readonly apiserverCert: string;
+  readonly apiserverKey: string;
+  readonly adminCert: string;
+  readonly adminKey: string;
+  readonly frontProxyClientCert: string;
+  readonly frontProxyClientKey: string;
+}
+
+export interface EnsurePkiOptions {
+  /** Extra DNS names or IP addresses for the apiserver serving certificate. */
+  readonly extraSans?: readonly string[];
+}
+
+/** The names kube-apiserver's serving certificate carries (kubeadm's list, service CIDR 10.96.0.0/12). */
+export const APISERVER_DNS_NAMES: readonly string[] = [
+  'localhost',
+  'kubernetes',
+  'kubernetes.default',
+  'kubernetes.default.svc',
+  'kubernetes.default.svc.cluster.local',
+];
+export const APISERVER_IP_ADDRESSES: readonly string[] = ['127.0.0.1', '::1', '10.96.0.1'];
+
+interface FilePair {
+  readonly cert: string;
+  readonly key: string;
+}
+
+export function pkiPaths(dir: string): PkiPaths {
+  const file = (name: string): string => join(dir, name);
+  return {
+    dir,
+    caCert: file('ca.crt'),
+    caKey: file('ca.key'),
+    frontProxyCaCert: file('front-proxy-ca.crt'),
+    frontProxyCaKey: file('front-proxy-ca.key'),
+    apiserverCert: file('apiserver.crt'),
+    apiserverKey: file('apiserver.key'),
+    adminCert: file('admin.crt'),
+    adminKey: file('admin.key'),
+    frontProxyClientCert: file('front-proxy-client.crt'),
+    frontProxyClientKey: file('front-proxy-client.key'),
+  };
+}
+
+/**
+ * Creates whatever is missing of the local PKI in `dir` and keeps what exists, so restarts reuse the same CA
+ * and kubeconfigs stay valid. A leaf is (re)issued when either of its files is missing, when its CA was just
+ * created (the old leaf could not chain to it), or — for the serving certificate — when it lacks a requested SAN.
+ */
+export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promise<PkiPaths> {
+  const paths = pkiPaths(dir);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+
+  const cluster = await ensureCa({ cert: paths.caCert, key: paths.caKey }, 'kubernetes');
+  const frontProxy = await ensureCa({ cert: paths.frontProxyCaCert, key: paths.frontProxyCaKey }, 'front-proxy-ca');
+
+  const { dnsNames, ipAddresses } = splitSans([...APISERVER_DNS_NAMES, ...APISERVER_IP_ADDRESSES, ...(opts.extraSans ?? [])]);
+  const serving = { cert: paths.apiserverCert, key: paths.apiserverKey };
+  const stale = cluster.created || !(await coversSans(serving.cert, dnsNames, ipAddresses));
+  await ensureLeaf(serving, cluster.ca, stale, { commonName: 'kube-apiserver', dnsNames, ipAddresses, usage: 'server' });
+  await ensureLeaf({ cert: paths.adminCert, key: paths.adminKey }, cluster.ca, cluster.created, {
+    commonName: 'kubernetes-admin',
+    organizations: ['system:masters'],
+    usage: 'client',
+  });
+  await ensureLeaf({ cert: paths.frontProxyClientCert, key: paths.frontProxyClientKey }, frontProxy.ca, frontProxy.created, {
+    commonName: 'front-proxy-client',
+    usage: 'client',
+  });
+  return paths;
+}
+
+async function ensureCa(files: FilePair, commonName: string): Promise<{ ca: CertificateAuthority; created: boolean }> {
+  if (await pairExists(files)) return { ca: await loadCertificateAuthority(files.cert, files.key), created: false };
+  const ca = await createCertificateAuthority({ commonName });
+  await writePair(files, ca.certPem, ca.keyPem);
+  return { ca, created: true };
+}
+
+async function ensureLeaf(
+  files: FilePair,
+  ca: CertificateAuthority,
+  forceReissue: boolean,
+  opts: IssueCertificateOptions,
+): Promise<void> {
+  if (!forceReissue && (await pairExists(files))) return;
+  const issued = await issueCertificate(ca, opts);
+  await writePair(files, issued.certPem, issued.keyPem);
+}
+
+async function coversSans(certPath: string, dnsNames: readonly string[], ipAddresses: readonly string[]): Promise<boolean> {
+  if (!(await exists(certPath))) return false;
+  const san = new x509.X509Certificate(await readFile(certPath, 'utf8')).getExtension(x509.SubjectAlternativeNameExtension);
+  const present = new Set((san?.names.toJSON() ?? []).map((name) => `${name.type}:${normalizeIp(name.value)}`));
+  return [...dnsNames.map((n) => `dns:${n}`), ...ipAddresses.map((ip) => `ip:${normalizeIp(ip)}`)].every((n) => present.has(n));
+}
+
+function splitSans(sans: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {
+  const isIp = (s: string): boolean => isIP(s) !== 0;
+  return { dnsNames: unique(sans.filter((s) => !isIp(s))), ipAddresses: unique(sans.filter(isIp)) };
+}
+
+/** IPv6 addresses print in several forms ("::1" vs "0:0:…:1"); compare a canonical one. */
+function normalizeIp(value: string): string {
+  if (!value.includes(':')) return value;
+  try {
+    return new URL(`http://[${value}]/`).hostname;
+  } catch {
+    return value;
+  }
+}
+
+async function writePair(files: FilePair, certPem: string, keyPem: string): Promise<void> {
+  // The key first: a crash in between leaves a missing cert, which the next run simply reissues.
+  await writeFile(files.key, keyPem, { mode: 0o600 });
+  await chmod(files.key, 0o600);
+  await writeFile(files.cert, certPem, { mode: 0o644 });
+}
+
+async function pairExists(files: FilePair): Promise<boolean> {
+  return (await exists(files.cert)) && (await exists(files.key));
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,410 @@
+/**
+ * `npm start`: the local stack. Starts etcd and nats-server as child processes (data under .local/), then
+ * every API service in API_SERVICES, waits until each is ready, writes .local/kubeconfig, and on Ctrl-C or
+ * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdir, readFile } from 'node:fs/promises';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { connect } from 'node:net';
+import { join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { ensurePki, type PkiPaths, writeKubeconfig } from '@kube/pki';
+import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
+
+/** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
+interface ApiServiceSpec {
+  readonly name: string;
+  /** Compiled entry point, relative to the repository root. */
+  readonly main: string;
+  /** Environment variable that overrides this service's port (the child always receives it as KUBE_SECURE_PORT). */
+  readonly portEnv: string;
+  readonly defaultPort: number;
+  /** The service kubectl talks to (the aggregator, once it exists). Exactly one. */
+  readonly frontDoor?: boolean;
+}
+
+/** Started in this order, each once the previous one is ready; stopped in reverse. */
+const API_SERVICES: readonly ApiServiceSpec[] = [
+  { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
+  // Later, e.g.:
+  // { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
+  // { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
+];
+
+const ROOT = resolve(__dirname, '..', '..');
+const LOCAL = join(ROOT, '.local');
+const READY_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 15_000;
+const POLL_MS = 250;
+const TAIL_LINES = 30;
+
+/** Everything the launcher needs to know about one child before spawning it. */
+interface ChildSpec {
+  readonly name: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: NodeJS.ProcessEnv;
+  /** Ports that must be free before the start, with the variable that changes each. */
+  readonly ports: ReadonlyArray<{ port: number; env: string }>;
+  readonly describe: string;
+  ready(): Promise<boolean>;
+}
+
+interface Ports {
+  readonly etcd: number;
+  readonly etcdPeer: number;
+  readonly nats: number;
+  readonly natsMonitor: number;
+  readonly api: ReadonlyMap<string, number>;
+}
+
+class StartupError extends Error {}
+
+function log(line: string): void {
+  console.log(`[start] ${line}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Configuration
+
+function envPort(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new StartupError(`${name}=${raw} is not a TCP port`);
+  return port;
+}
+
+function readPorts(): Ports {
+  return {
+    etcd: envPort('KUBE_ETCD_PORT', 2379),
+    etcdPeer: envPort('KUBE_ETCD_PEER_PORT', 2380),
+    nats: envPort('KUBE_NATS_PORT', 4222),
+    natsMonitor: envPort('KUBE_NATS_MONITOR_PORT', 8222),
+    api: new Map(API_SERVICES.map((s) => [s.name, envPort(s.portEnv, s.defaultPort)])),
+  };
+}
+
+function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
+  const client = `http://127.0.0.1:${ports.etcd}`;
+  const peer = `http://127.0.0.1:${ports.etcdPeer}`;
+  return {
+    name: 'etcd',
+    command: binaries['etcd'],
+    args: [
+      '--name=default',
+      `--data-dir=${join(LOCAL, 'etcd')}`,
+      `--listen-client-urls=${client}`,
+      `--advertise-client-urls=${client}`,
+      `--listen-peer-urls=${peer}`,
+      `--initial-advertise-peer-urls=${peer}`,
+      `--initial-cluster=default=${peer}`,
+      // Without compaction the revision history, and with it the database, grows forever.
+      '--auto-compaction-mode=periodic',
+      '--auto-compaction-retention=1h',
+      '--logger=zap',
+      '--log-outputs=stderr',
+      '--log-level=warn',
+    ],
+    ports: [
+      { port: ports.etcd, env: 'KUBE_ETCD_PORT' },
+      { port: ports.etcdPeer, env: 'KUBE_ETCD_PEER_PORT' },
+    ],
+    describe: `${client} (data .local/etcd)`,
+    ready: async () => (await httpStatus(httpGet, `${client}/health`)) === 200,
+  };
+}
+
+function natsSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
+  return {
+    name: 'nats',
+    command: binaries['nats-server'],
+    args: ['-a', '127.0.0.1', '-p', String(ports.nats), '-m', String(ports.natsMonitor), '-js', '-sd', join(LOCAL, 'nats')],
+    ports: [
+      { port: ports.nats, env: 'KUBE_NATS_PORT' },
+      { port: ports.natsMonitor, env: 'KUBE_NATS_MONITOR_PORT' },
+    ],
+    describe: `nats://127.0.0.1:${ports.nats} (JetStream store .local/nats)`,
+    // /healthz turns 200 once JetStream is up, not just when the port is open.
+    ready: async () => (await httpStatus(httpGet, `http://127.0.0.1:${ports.natsMonitor}/healthz`)) === 200,
+  };
+}
+
+function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
+  const port = ports.api.get(service.name) as number;
+  return {
+    name: service.name,
+    command: process.execPath,
+    args: [join(ROOT, service.main)],
+    env: {
+      ...process.env,
+      ...serviceUrls(ports),
+      KUBE_ETCD_ENDPOINTS: `http://127.0.0.1:${ports.etcd}`,
+      KUBE_NATS_URL: `nats://127.0.0.1:${ports.nats}`,
+      KUBE_BIND_ADDRESS: '127.0.0.1',
+      KUBE_SECURE_PORT: String(port),
+      KUBE_TLS_CERT_FILE: pki.apiserverCert,
+      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+      KUBE_CLIENT_CA_FILE: pki.caCert,
+      KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
+      KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
+    },
+    ports: [{ port, env: service.portEnv }],
+    describe: `https://127.0.0.1:${port}`,
+    ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
+  };
+}
+
+/** Every service learns where the others listen, e.g. KUBE_CORE_API_URL, so an aggregator can find its backends. */
+function serviceUrls(ports: Ports): Record<string, string> {
+  return Object.fromEntries(
+    API_SERVICES.map((s) => [`KUBE_${s.name.toUpperCase().replace(/\W/g, '_')}_URL`, `https://127.0.0.1:${ports.api.get(s.name)}`]),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Probes
+
+interface ClientTls {
+  readonly ca: string;
+  readonly cert: string;
+  readonly key: string;
+}
+
+type Getter = typeof httpGet | typeof httpsGet;
+
+/** Status of GET url, or undefined when nothing (or nothing valid) answers. */
+function httpStatus(get: Getter, url: string, tls?: ClientTls): Promise<number | undefined> {
+  return new Promise((resolveStatus) => {
+    const req = get(url, { ...tls, agent: false, timeout: 2_000 }, (res: IncomingMessage) => {
+      res.resume();
+      resolveStatus(res.statusCode);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolveStatus(undefined));
+  });
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolveAnswer) => {
+    const socket = connect({ host: '127.0.0.1', port, timeout: 1_000 });
+    const done = (answers: boolean): void => {
+      socket.destroy();
+      resolveAnswer(answers);
+    };
+    socket.once('connect', () => done(true));
+    socket.once('timeout', () => done(false));
+    socket.once('error', () => done(false));
+  });
+}
+
+async function assertPortsFree(specs: readonly ChildSpec[]): Promise<void> {
+  for (const spec of specs) {
+    for (const { port, env } of spec.ports) {
+      if (await portAnswers(port)) {
+        throw new StartupError(
+          `port ${port} (${spec.name}) is already in use — is another stack running? Stop it, or set ${env} to another port.`,
+        );
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Children
+
+/** A running child: its output goes to our stdout prefixed with its name; the last lines are kept for errors. */
+class Child {
+  readonly exited: Promise<void>;
+  private readonly lines: string[] = [];
+  private exitDescription: string | undefined;
+  private readonly process: ChildProcess;
+
+  constructor(
+    readonly spec: ChildSpec,
+    labelWidth: number,
+  ) {
+    // Own process group: a terminal Ctrl-C reaches only the launcher, which then stops children in order.
+    this.process = spawn(spec.command, [...spec.args], { cwd: ROOT, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const label = `${spec.name.padEnd(labelWidth)} |`;
+    for (const stream of [this.process.stdout, this.process.stderr]) {
+      if (stream) createInterface({ input: stream }).on('line', (line) => this.print(label, line));
+    }
+    this.exited = new Promise((resolveExit) => {
+      this.process.once('error', (err) => this.print(label, `failed to start: ${err.message}`));
+      this.process.once('close', (code, signal) => {
+        this.exitDescription = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+        resolveExit();
+      });
+    });
+  }
+
+  get running(): boolean {
+    return this.exitDescription === undefined;
+  }
+
+  describeExit(): string {
+    return `${this.spec.name} ${this.exitDescription ?? 'is running'}; its last lines:\n${this.lines.join('\n') || '(no output)'}`;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.signal('SIGTERM');
+    const timer = setTimeout(() => this.signal('SIGKILL'), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  signal(signal: NodeJS.Signals): void {
+    if (this.running) this.process.kill(signal);
+  }
+
+  private print(label: string, line: string): void {
+    console.log(`${label} ${line}`);
+    this.lines.push(line);
+    if (this.lines.length > TAIL_LINES) this.lines.shift();
+  }
+}
+
+/** Starts children one by one, watches for early exits, and stops them all in reverse order. */
+class Stack {
+  private readonly children: Child[] = [];
+  private stopping = false;
+  private up = false;
+
+  constructor(private readonly labelWidth: number) {
+    // Last resort when the launcher dies some other way: children must not outlive it.
+    process.on('exit', () => this.children.forEach((child) => child.signal('SIGKILL')));
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+
+  async start(spec: ChildSpec): Promise<void> {
+    if (this.stopping) throw new StartupError('shutting down');
+    log(`starting ${spec.name} on ${spec.describe}`);
+    const child = new Child(spec, this.labelWidth);
+    this.children.push(child);
+    void child.exited.then(() => this.onExit(child));
+    await this.waitUntilReady(child);
+  }
+
+  /** From now on any child that exits takes the whole stack down. */
+  markUp(): void {
+    this.up = true;
+  }
+
+  /** Stops every child, newest first, and waits for each before stopping the next. */
+  async stopAll(): Promise<void> {
+    this.stopping = true;
+    for (const child of [...this.children].reverse()) {
+      if (!child.running) continue;
+      log(`stopping ${child.spec.name}`);
+      await child.stop();
+    }
+  }
+
+  killAll(): void {
+    this.stopping = true;
+    this.children.forEach((child) => child.signal('SIGKILL'));
+  }
+
+  private async waitUntilReady(child: Child): Promise<void> {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    while (Date.now() < deadline) {
+      // Any child, not only the new one: the API cannot get ready once etcd is gone.
+      const dead = this.children.find((c) => !c.running);
+      if (dead) throw new StartupError(dead.describeExit());
+      if (this.stopping) throw new StartupError('shutting down');
+      if (await child.spec.ready()) return;
+      await new Promise((r) => setTimeout(r, POLL_MS));
+    }
+    throw new StartupError(`${child.spec.name} not ready after ${READY_TIMEOUT_MS / 1000} s; ${child.describeExit()}`);
+  }
+
+  private onExit(child: Child): void {
+    if (!this.up || this.stopping) return;
+    // A service that dies while the stack runs takes the stack down: half a control plane only confuses.
+    void fail(new StartupError(child.describeExit()), this);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Main
+
+async function fail(err: unknown, stack?: Stack): Promise<never> {
+  console.error(`[start] ${err instanceof Error ? err.message : String(err)}`);
+  if (stack) await stack.stopAll();
+  process.exit(1);
+}
+
+function handleSignals(stack: Stack): void {
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      log(`${signal} again: killing everything`);
+      stack.killAll();
+      process.exit(1);
+    }
+    signalled = true;
+    log(`${signal}: shutting down (press Ctrl-C again to kill)`);
+    void stack.stopAll().then(() => {
+      log('stopped');
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
+async function loadClientTls(pki: PkiPaths): Promise<ClientTls> {
+  const [ca, cert, key] = await Promise.all([pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p, 'utf8')));
+  return { ca, cert, key };
+}
+
+function frontDoor(): ApiServiceSpec {
+  const doors = API_SERVICES.filter((s) => s.frontDoor);
+  if (doors.length !== 1) throw new Error(`API_SERVICES must mark exactly one frontDoor, found ${doors.length}`);
+  return doors[0];
+}
+
+function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+async function main(): Promise<void> {
+  const ports = readPorts();
+  log('checking etcd and nats-server');
+  const binaries = ensureBinaries({ log });
+
+  log('preparing certificates in .local/pki');
+  await mkdir(LOCAL, { recursive: true });
+  const pki = await ensurePki(join(LOCAL, 'pki'));
+  const tls = await loadClientTls(pki);
+
+  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls))];
+  await assertPortsFree(specs);
+
+  const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));
+  handleSignals(stack);
+  try {
+    for (const spec of specs) await stack.start(spec);
+  } catch (err) {
+    // After Ctrl-C during start-up the signal handler is already stopping everything and will exit.
+    if (!stack.isStopping) await fail(err, stack);
+    return;
+  }
+  stack.markUp();
+
+  const kubeconfig = join(LOCAL, 'kubeconfig');
+  const server = `https://127.0.0.1:${ports.api.get(frontDoor().name)}`;
+  await writeKubeconfig(kubeconfig, { server, caPem: tls.ca, clientCertPem: tls.cert, clientKeyPem: tls.key });
+  log(`wrote ${displayPath(kubeconfig)} (server ${server}, user kubernetes-admin)`);
+  console.log(`Ready. Try: kubectl --kubeconfig ${displayPath(kubeconfig)} get namespaces`);
+}
+
+main().catch((err) => fail(err));

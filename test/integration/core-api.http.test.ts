@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+
+let api: CoreApiHarness;
+
+beforeAll(async () => {
+  api = await startCoreApi();
+});
+
+afterAll(async () => {
+  await api?.stop();
+});
+
+const cm = (name: string, extra: Record<string, unknown> = {}): string => JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: '1' }, ...extra });
+
+describe('core-api over HTTPS', () => {
+  it('answers 401 Unauthorized as a Status to a request without a client certificate', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces', { anonymous: true });
+    expect(r.status).toBe(401);
+    expect(r.headers['content-type']).toBe('application/json');
+    expect(r.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 });
+  });
+
+  it('answers 413 for a body over 3 MiB and stores nothing', async () => {
+    const big = cm('too-big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } });
+    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: big });
+    expect(r.status).toBe(413);
+    expect(r.json()).toMatchObject({ kind: 'Status', reason: 'RequestEntityTooLarge', code: 413 });
+    expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/too-big')).status).toBe(404);
+  });
+
+  it('answers 400 for malformed and deeply nested bodies', async () => {
+    const malformed = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: '{"apiVersion":"v1",' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.json()).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
+    const nested = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: '{"a":' + '['.repeat(200_000) + ']'.repeat(200_000) + '}' });
+    expect(nested.status).toBe(400);
+    const yaml = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: 'a: [[[[', headers: { 'Content-Type': 'application/yaml' } });
+    expect(yaml.status).toBe(400);
+  });
+
+  it('creates with generateName, and reports 422 with causes for invalid objects', async () => {
+    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify({ metadata: { generateName: 'gen-' }, data: {} }) });
+    expect(r.status).toBe(201);
+    expect(r.json<{ metadata: { name: string } }>().metadata.name).toMatch(/^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+    const bad = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('Not_Valid') });
+    expect(bad.status).toBe(422);
+    const status = bad.json<{ reason: string; message: string; details: { kind: string; causes: Array<{ field: string; reason: string }> } }>();
+    expect(status.reason).toBe('Invalid');
+    expect(status.message).toMatch(/^ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/);
+    expect(status.details.causes[0]).toMatchObject({ field: 'metadata.name', reason: 'FieldValueInvalid' });
+  });
+
+  it('honours dryRun=All without storing', async () => {
+    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', { body: cm('dry') });
+    expect(r.status).toBe(201);
+    expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/dry')).status).toBe(404);
+  });
+
+  it('warns on unknown fields by default and refuses them with fieldValidation=Strict', async () => {
+    const warn = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('fv-warn', { bogus: 1 }) });
+    expect(warn.status).toBe(201);
+    expect(String(warn.headers.warning)).toContain('299 - "unknown field \\"bogus\\""');
+    const strict = await api.request('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Strict', { body: cm('fv-strict', { bogus: 1 }) });
+    expect(strict.status).toBe(400);
+    expect(strict.json<{ message: string }>().message).toContain('unknown field "bogus"');
+    expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/fv-strict')).status).toBe(404);
+  });
+
+  it('answers 415 for server-side apply until it is built, listing the accepted patch types', async () => {
+    await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('ssa') });
+    const r = await api.request('PATCH', '/api/v1/namespaces/default/configmaps/ssa?fieldManager=kubectl', { body: cm('ssa'), headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+    expect(r.status).toBe(415);
+    expect(r.json<{ message: string }>().message).toContain('application/merge-patch+json');
+  });
+
+  it('keeps status out of the main endpoint and changes only status through /status', async () => {
+    const created = await api.request('POST', '/api/v1/namespaces/default/pods', { body: JSON.stringify({ metadata: { name: 'st' }, spec: { containers: [{ name: 'c', image: 'nginx' }] }, status: { phase: 'Running' } }) });
+    expect(created.json<{ status: { phase: string } }>().status.phase).toBe('Pending');
+    const patched = await api.request('PATCH', '/api/v1/namespaces/default/pods/st/status', { body: JSON.stringify({ status: { phase: 'Running' }, metadata: { labels: { x: 'y' } } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(patched.status).toBe(200);
+    const pod = patched.json<{ status: { phase: string }; metadata: { labels?: Record<string, string>; generation: number } }>();
+    expect(pod.status.phase).toBe('Running');
+    expect(pod.metadata.labels).toBeUndefined();
+  });
+
+  it('keeps objects with finalizers until the last finalizer is removed', async () => {
+    await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('fin', { metadata: { name: 'fin', finalizers: ['example.com/hold'] } }) });
+    const del = await api.request('DELETE', '/api/v1/namespaces/default/configmaps/fin', { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' }) });
+    expect(del.status).toBe(200);
+    const pending = del.json<{ metadata: { deletionTimestamp?: string; generation: number } }>();
+    expect(pending.metadata.deletionTimestamp).toBeDefined();
+    const still = await api.request('GET', '/api/v1/namespaces/default/configmaps/fin');
+    expect(still.status).toBe(200);
+    const released = await api.request('PATCH', '/api/v1/namespaces/default/configmaps/fin', { body: JSON.stringify({ metadata: { finalizers: null } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(released.status).toBe(200);
+    expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/fin')).status).toBe(404);
+  });
+
+  it('serves discovery, aggregated discovery with ETag/304, version, health and metrics', async () => {
+    const apis = await api.request('GET', '/apis');
+    expect(apis.json<{ groups: Array<{ name: string }> }>().groups.map((g) => g.name)).toContain('coordination.k8s.io');
+    const accept = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json';
+    const agg = await api.request('GET', '/api', { headers: { Accept: accept } });
+    expect(agg.headers['content-type']).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    const etag = String(agg.headers.etag);
+    expect((await api.request('GET', '/api', { headers: { Accept: accept, 'If-None-Match': etag } })).status).toBe(304);
+    expect((await api.request('GET', '/readyz?verbose')).body).toContain('[+]etcd ok');
+    const metrics = await api.request('GET', '/metrics');
+    expect(metrics.body).toMatch(/apiserver_request_total\{[^}]*resource="configmaps"[^}]*code="201"[^}]*\} [1-9]/);
+    expect(metrics.body).toContain('etcd_request_duration_seconds_bucket');
+    const notFound = await api.request('GET', '/apis/nope.example.com/v1/things');
+    expect(notFound.status).toBe(404);
+    expect(notFound.json()).toMatchObject({ kind: 'Status', reason: 'NotFound' });
+  });
+
+  it('streams watch events as newline-delimited JSON, with 410 for a too-old resourceVersion', async () => {
+    const tooOld = await api.request('GET', '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1');
+    const first = JSON.parse(tooOld.body.trim().split('\n')[0]);
+    expect(first).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+  });
+});
