@@ -114,9 +114,27 @@ describe('core-api over HTTPS', () => {
     expect(notFound.json()).toMatchObject({ kind: 'Status', reason: 'NotFound' });
   });
 
-  it('streams watch events as newline-delimited JSON, with 410 for a too-old resourceVersion', async () => {
-    const tooOld = await api.request('GET', '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1');
-    const first = JSON.parse(tooOld.body.trim().split('\n')[0]);
-    expect(first).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+  it('streams watch events as newline-delimited JSON and ends at timeoutSeconds', async () => {
+    const created = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('watched') });
+    const rv = Number(created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion);
+    await api.request('PATCH', '/api/v1/namespaces/default/configmaps/watched', { body: '{"data":{"a":"2"}}', headers: { 'Content-Type': 'application/merge-patch+json' } });
+    const started = Date.now();
+    const r = await api.request('GET', `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv - 1}&timeoutSeconds=1&fieldSelector=metadata.name%3Dwatched`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const events = r.body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: { data: { a: string } } });
+    expect(events.map((e) => `${e.type}:${e.object.data.a}`)).toEqual(['ADDED:1', 'MODIFIED:2']);
+  });
+
+  it('answers a watch from a resourceVersion older than the watch cache with an ERROR 410 event', async () => {
+    const second = await startCoreApi({ etcd: api.etcd });
+    try {
+      const tooOld = await second.request('GET', '/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=2');
+      expect(tooOld.status).toBe(200);
+      const first = JSON.parse(tooOld.body.trim().split('\n')[0]);
+      expect(first).toMatchObject({ type: 'ERROR', object: { kind: 'Status', code: 410, reason: 'Expired' } });
+      expect(first.object.message).toMatch(/^too old resource version: 2 \(\d+\)$/);
+    } finally {
+      await second.stop();
+    }
   });
 });

@@ -71,7 +71,7 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
     request: (method, path, o = {}) =>
       new Promise<HttpResult>((resolve, reject) => {
         const req = httpsRequest(
-          { host: '127.0.0.1', port: actualPort, method, path, ca, ...(o.anonymous ? {} : { cert, key }), headers: { 'Content-Type': 'application/json', ...o.headers } },
+          { host: '127.0.0.1', port: actualPort, method, path, ca, ...(o.anonymous ? {} : { cert, key }), headers: { 'Content-Type': 'application/json', ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}), ...o.headers } },
           (res) => {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));

@@ -275,13 +275,17 @@ function positions(order: JsonValue[], mergeKey: string, kind: ElementKind): Map
   return pos;
 }
 
-function findByMergeKey(list: JsonValue[], mergeKey: string, value: JsonValue): { map: JsonObject; index: number } | undefined {
-  for (let i = 0; i < list.length; i++) {
-    const item = list[i];
+/**
+ * Position of the first map carrying each merge key value (findMapInSliceBasedOnKeyValue, indexed so that
+ * large lists do not merge in quadratic time). Every element must be a map.
+ */
+function mergeKeyIndex(list: JsonValue[], mergeKey: string): Map<JsonValue, number> {
+  const index = new Map<JsonValue, number>();
+  list.forEach((item, i) => {
     if (!isMap(item)) throw new SmpError(`value for key ${i} is not a map`);
-    if (hasKey(item, mergeKey) && item[mergeKey] === value) return { map: item, index: i };
-  }
-  return undefined;
+    if (hasKey(item, mergeKey) && !index.has(item[mergeKey])) index.set(item[mergeKey], i);
+  });
+  return index;
 }
 
 function validateMergeKeyInLists(mergeKey: string, ...lists: JsonValue[][]): void {
@@ -369,10 +373,12 @@ function partitionPrimitives(list: JsonValue[], by: JsonValue[]): { inPatch: Jso
 function partitionMaps(list: JsonValue[], by: JsonValue[], mergeKey: string): { inPatch: JsonValue[]; serverOnly: JsonValue[] } {
   const inPatch: JsonValue[] = [];
   const serverOnly: JsonValue[] = [];
+  if (list.length === 0) return { inPatch, serverOnly };
+  const present = mergeKeyIndex(by, mergeKey);
   for (const v of list) {
     if (!isMap(v)) throw errBadArgType(GO_MAP, v);
     if (!hasKey(v, mergeKey)) throw errNoMergeKey(v, mergeKey);
-    (findByMergeKey(by, mergeKey, v[mergeKey]) ? inPatch : serverOnly).push(v);
+    (present.has(v[mergeKey]) ? inPatch : serverOnly).push(v);
   }
   return { inPatch, serverOnly };
 }
@@ -537,12 +543,18 @@ class Merger {
   /** mergeSliceWithoutSpecialElements: elements with a live twin are merged into it, others appended. */
   private mergeByKey(live: JsonValue[], patch: JsonValue[], mergeKey: string, schema: SchemaLookup): JsonValue[] {
     const out = [...live];
+    const index = mergeKeyIndex(out, mergeKey);
     for (const v of patch) {
       const item = v as JsonObject;
       if (!hasKey(item, mergeKey)) throw errNoMergeKey(item, mergeKey);
-      const twin = findByMergeKey(out, mergeKey, item[mergeKey]);
-      if (twin) out[twin.index] = this.mergeMap(twin.map, item, schema);
-      else out.push(discardNulls(item));
+      const at = index.get(item[mergeKey]);
+      if (at !== undefined) {
+        out[at] = this.mergeMap(out[at] as JsonObject, item, schema);
+      } else {
+        // Later patch elements with the same key merge into this one, as in kube.
+        index.set(item[mergeKey], out.length);
+        out.push(discardNulls(item));
+      }
     }
     return out;
   }

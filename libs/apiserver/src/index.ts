@@ -8,3 +8,4 @@ export { ObjectFilter } from './object.filter';
 export { nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
 export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, type ApiServerModuleOptions } from './api-server.module';
+export * from './openapi';

@@ -201,6 +201,7 @@ export class RestHandler {
     subresource: string,
     allowCreate: boolean,
     desired: (current: KubeObject | undefined) => KubeObject,
+    startDeletion = false,
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
     let createdObject: KubeObject | undefined;
@@ -219,7 +220,7 @@ export class RestHandler {
             createdObject = await this.prepareCreateFromUpdate(ctx, ns, obj, opts);
             return createdObject;
           }
-          return this.prepareUpdate(ctx, desired(this.withTypeMeta(current)), current, opts, subresource, (u) => (undo = u));
+          return this.prepareUpdate(ctx, desired(this.withTypeMeta(current)), current, opts, subresource, (u) => (undo = u), startDeletion);
         },
         { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
       );
@@ -243,7 +244,15 @@ export class RestHandler {
     return obj;
   }
 
-  private async prepareUpdate(ctx: RequestContext, incoming: KubeObject, current: KubeObject, opts: WriteOptions, subresource: string, setUndo: (u: UndoFn | void) => void): Promise<KubeObject> {
+  private async prepareUpdate(
+    ctx: RequestContext,
+    incoming: KubeObject,
+    current: KubeObject,
+    opts: WriteOptions,
+    subresource: string,
+    setUndo: (u: UndoFn | void) => void,
+    startDeletion = false,
+  ): Promise<KubeObject> {
     const rv = incoming.metadata.resourceVersion;
     if (!rv) {
       if (this.def.strategy?.allowUnconditionalUpdate === false) {
@@ -272,6 +281,7 @@ export class RestHandler {
     }
     await this.runAdmit('UPDATE', ctx, subresource, obj, current);
     prepareMetaForUpdate(obj, current);
+    if (startDeletion) this.markDeleting(obj);
     if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
     const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
     if (!subresource) errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
@@ -294,6 +304,15 @@ export class RestHandler {
     return obj;
   }
 
+  /** Graceful deletion starts: deletionTimestamp set once, generation bumped, resource-specific state. */
+  private markDeleting(obj: KubeObject): void {
+    if (obj.metadata.deletionTimestamp) return;
+    this.def.hooks?.onDeletionStarted?.(obj);
+    obj.metadata.deletionTimestamp = nowTimestamp();
+    obj.metadata.deletionGracePeriodSeconds = 0;
+    obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
+  }
+
   private hasPendingFinalizers(obj: KubeObject): boolean {
     return (obj.metadata.finalizers?.length ?? 0) > 0 || (this.def.hooks?.pendingFinalizers?.(obj) ?? false);
   }
@@ -307,13 +326,7 @@ export class RestHandler {
     await this.runValidate('DELETE', ctx, '', undefined, current);
     if (this.hasPendingFinalizers(current)) {
       if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };
-      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => {
-        const obj = clone(cur as KubeObject);
-        this.def.hooks?.onDeletionStarted?.(obj);
-        obj.metadata.deletionTimestamp = nowTimestamp();
-        obj.metadata.deletionGracePeriodSeconds = 0;
-        return obj;
-      });
+      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => clone(cur as KubeObject), true);
       return { body: object, code: 200 };
     }
     const deleted = await this.store.delete(ns, name, { ...options.preconditions, resourceVersion: options.preconditions?.resourceVersion ?? undefined }, { dryRun });

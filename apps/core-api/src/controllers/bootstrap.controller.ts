@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
-import { GenericApiServer, SERVER_CONFIG, type ServerConfig } from '@kube/apiserver';
+import { randomUUID } from 'node:crypto';
+import { GenericApiServer, SERVER_CONFIG, nowTimestamp, type ServerConfig } from '@kube/apiserver';
 import { ServiceAllocator } from '../allocation/service.allocator';
 import { SYSTEM_WRITE, systemContext } from './system.context';
 
@@ -35,15 +36,33 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
   async reconcile(): Promise<void> {
     for (const name of SYSTEM_NAMESPACES) await this.ensure('namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     await this.ensure('services', 'default', this.kubernetesService());
-    await this.ensure('endpoints', 'default', this.kubernetesEndpoints());
+    await this.ensureEndpoints();
     const services = await this.server.handler('', 'services').list(undefined, {});
     const repaired = await this.allocator.repair(services.items);
     if (repaired.restored || repaired.released) this.logger.log(`allocation repair: restored ${repaired.restored}, released ${repaired.released}`);
   }
 
   private async ensure(resource: string, namespace: string | undefined, obj: KubeObject): Promise<void> {
+    const handler = this.server.handler('', resource);
+    if (await handler.store.tryGet(namespace, obj.metadata.name as string)) return;
     try {
-      await this.server.handler('', resource).create(systemContext(), namespace, obj as never, SYSTEM_WRITE);
+      await handler.create(systemContext(), namespace, obj as never, SYSTEM_WRITE);
+    } catch (err) {
+      if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+    }
+  }
+
+  /**
+   * Written to storage directly: locally the API listens on loopback, which endpoint validation rightly
+   * refuses for user-created Endpoints.
+   */
+  private async ensureEndpoints(): Promise<void> {
+    const store = this.server.handler('', 'endpoints').store;
+    if (await store.tryGet('default', 'kubernetes')) return;
+    const ep = this.kubernetesEndpoints();
+    ep.metadata = { ...ep.metadata, uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: 1 };
+    try {
+      await store.create(ep);
     } catch (err) {
       if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
     }

@@ -1,0 +1,73 @@
+import type { JSONSchemaProps, SchemaComponents } from '@kube/apimachinery';
+import type { ResourceDefinition } from '@kube/apiserver';
+import { describe, expect, it } from 'vitest';
+// The builders by path: @kube/apiserver re-exports them, but importing its index boots the whole server module graph.
+import { buildOpenApiV2, buildOpenApiV3, referencedNames } from '../../../../libs/apiserver/src/openapi';
+import { coordinationV1Components, coreV1Components } from './index';
+
+const CORE = 'io.k8s.api.core.v1.';
+const CORE_KINDS = ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Endpoints', 'Event', 'Pod'];
+
+function danglingRefs(components: SchemaComponents): string[] {
+  return Object.values(components)
+    .flatMap((schema) => referencedNames(schema))
+    .filter((name) => !components[name]);
+}
+
+function gvkOf(schema: JSONSchemaProps | undefined): unknown {
+  return schema?.['x-kubernetes-group-version-kind'];
+}
+
+function coreResource(kind: string): ResourceDefinition {
+  const plural = kind === 'Endpoints' ? 'endpoints' : `${kind.toLowerCase()}s`;
+  return {
+    group: '',
+    version: 'v1',
+    kind,
+    plural,
+    singular: kind.toLowerCase(),
+    namespaced: kind !== 'Namespace',
+    subresources: { status: ['Namespace', 'Service', 'Pod'].includes(kind) },
+    schema: { name: `${CORE}${kind}`, components: coreV1Components },
+  };
+}
+
+describe('built-in schemas', () => {
+  it('are closed under $ref', () => {
+    expect(danglingRefs(coreV1Components)).toEqual([]);
+    expect(danglingRefs(coordinationV1Components)).toEqual([]);
+  });
+
+  it('describe every served kind and its list, with GVK, descriptions and patch strategies', () => {
+    for (const kind of CORE_KINDS) {
+      expect(gvkOf(coreV1Components[`${CORE}${kind}`]), kind).toEqual([{ group: '', kind, version: 'v1' }]);
+      expect(gvkOf(coreV1Components[`${CORE}${kind}List`]), kind).toEqual([{ group: '', kind: `${kind}List`, version: 'v1' }]);
+    }
+    expect(gvkOf(coordinationV1Components['io.k8s.api.coordination.v1.Lease'])).toEqual([{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }]);
+    expect(coreV1Components['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
+    const podSpec = coreV1Components[`${CORE}PodSpec`].properties;
+    expect(podSpec?.containers['x-kubernetes-patch-merge-key']).toBe('name');
+    expect(podSpec?.containers['x-kubernetes-patch-strategy']).toBe('merge');
+    expect(coreV1Components[`${CORE}ConfigMap`].properties?.data.description).toMatch(/^Data contains the configuration data/);
+  });
+
+  it('build complete v3 and v2 documents for core/v1 and coordination.k8s.io/v1', () => {
+    const lease: ResourceDefinition = {
+      group: 'coordination.k8s.io',
+      version: 'v1',
+      kind: 'Lease',
+      plural: 'leases',
+      singular: 'lease',
+      namespaced: true,
+      schema: { name: 'io.k8s.api.coordination.v1.Lease', components: coordinationV1Components },
+    };
+    const resources = [...CORE_KINDS.map(coreResource), lease];
+    const core = buildOpenApiV3({ group: '', version: 'v1' }, resources);
+    expect(core.paths['/api/v1/namespaces/{namespace}/pods/{name}/status'].patch?.operationId).toBe('patchCoreV1NamespacedPodStatus');
+    expect(core.paths['/api/v1/namespaces/{name}'].get?.operationId).toBe('readCoreV1Namespace');
+    expect(core.components.schemas[`${CORE}PodList`]).toBe(coreV1Components[`${CORE}PodList`]);
+    const swagger = buildOpenApiV2(resources);
+    expect(JSON.stringify(swagger)).not.toContain('#/components/');
+    expect(swagger.definitions['io.k8s.api.coordination.v1.LeaseList']).toBeDefined();
+  });
+});

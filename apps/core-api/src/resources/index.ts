@@ -1,0 +1,35 @@
+/** The built-in resources core-api serves, in discovery order. */
+import type { ResourceDefinition } from '@kube/apiserver';
+import { configMapsResource } from './configmaps.resource';
+import { endpointsResource } from './endpoints.resource';
+import { eventsResource } from './events.resource';
+import { leasesResource } from './leases.resource';
+import { namespacesResource } from './namespaces.resource';
+import { podsResource } from './pods.resource';
+import { secretsResource } from './secrets.resource';
+import { serviceAccountsResource } from './serviceaccounts.resource';
+import { servicesResource } from './services.resource';
+
+export const coreResources: ResourceDefinition[] = [
+  namespacesResource,
+  configMapsResource,
+  secretsResource,
+  serviceAccountsResource,
+  servicesResource,
+  endpointsResource,
+  eventsResource,
+  podsResource,
+  leasesResource,
+];
+
+export {
+  configMapsResource,
+  endpointsResource,
+  eventsResource,
+  leasesResource,
+  namespacesResource,
+  podsResource,
+  secretsResource,
+  serviceAccountsResource,
+  servicesResource,
+};

@@ -1,0 +1,700 @@
+/**
+ * core/v1 Pod as a stored object (no kubelet): SetDefaults_Pod / SetDefaults_PodSpec / SetDefaults_Container,
+ * the pod strategy (status on create, QoS class), ValidatePodCreate / ValidatePodUpdate for the common fields,
+ * pod field selectors and printPod.
+ */
+import { FieldError, isDNS1123Subdomain, isValidLabelValue, validateLabels, type KubeObject } from '@kube/apimachinery';
+import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
+import { PORT_PROTOCOLS } from './endpoints.resource';
+import { ageColumn, NONE, since } from './table.helpers';
+import {
+  child,
+  deepCopy,
+  ensureRecord,
+  entriesOf,
+  inclusiveRangeError,
+  index,
+  invalidEach,
+  isRecord,
+  isValidPortName,
+  isValidPortNum,
+  listOf,
+  notSupported,
+  semanticEqual,
+  validateDNS1123Label,
+  validateEnum,
+  validateQualifiedName,
+  type StringMap,
+} from './validation.helpers';
+
+// ---------------------------------------------------------------------------
+// Types (the fields this file reads; everything else is kept as given)
+// ---------------------------------------------------------------------------
+
+export interface ContainerPort {
+  name?: string;
+  containerPort?: number;
+  hostPort?: number;
+  hostIP?: string;
+  protocol?: string;
+}
+
+export interface Container {
+  name?: string;
+  image?: string;
+  imagePullPolicy?: string;
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: string;
+  ports?: ContainerPort[];
+  restartPolicy?: string;
+  resources?: { limits?: Record<string, string | number>; requests?: Record<string, string | number> };
+  lifecycle?: unknown;
+  livenessProbe?: unknown;
+  readinessProbe?: unknown;
+  startupProbe?: unknown;
+  [field: string]: unknown;
+}
+
+export interface Toleration {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number | null;
+}
+
+export interface PodSpec {
+  containers?: Container[];
+  initContainers?: Container[];
+  ephemeralContainers?: Container[];
+  restartPolicy?: string;
+  dnsPolicy?: string;
+  terminationGracePeriodSeconds?: number | null;
+  activeDeadlineSeconds?: number | null;
+  schedulerName?: string;
+  serviceAccountName?: string;
+  serviceAccount?: string;
+  nodeName?: string;
+  nodeSelector?: StringMap;
+  hostname?: string;
+  subdomain?: string;
+  hostNetwork?: boolean;
+  securityContext?: Record<string, unknown>;
+  enableServiceLinks?: boolean;
+  tolerations?: Toleration[];
+  readinessGates?: { conditionType?: string }[];
+  schedulingGates?: { name?: string }[];
+  [field: string]: unknown;
+}
+
+export interface ContainerState {
+  waiting?: { reason?: string };
+  running?: { startedAt?: string };
+  terminated?: { exitCode?: number; signal?: number; reason?: string; finishedAt?: string };
+}
+
+export interface ContainerStatus {
+  name?: string;
+  ready?: boolean;
+  started?: boolean;
+  restartCount?: number;
+  state?: ContainerState;
+  lastState?: ContainerState;
+}
+
+export interface PodCondition {
+  type?: string;
+  status?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface PodStatus {
+  phase?: string;
+  reason?: string;
+  conditions?: PodCondition[];
+  podIP?: string;
+  podIPs?: { ip?: string }[];
+  nominatedNodeName?: string;
+  qosClass?: string;
+  containerStatuses?: ContainerStatus[];
+  initContainerStatuses?: ContainerStatus[];
+}
+
+export interface Pod extends KubeObject {
+  spec?: PodSpec;
+  status?: PodStatus;
+}
+
+const SPEC = 'spec';
+const specPath = (...names: string[]): string => names.reduce(child, SPEC);
+const specOf = (pod: Pod): PodSpec => pod.spec ?? {};
+const asPod = (obj: KubeObject): Pod => obj as Pod;
+const allContainers = (spec: PodSpec): Container[] => [...listOf(spec.initContainers), ...listOf(spec.containers)];
+
+const MAX_INT32 = 2147483647;
+const RESTART_POLICIES: readonly string[] = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES: readonly string[] = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PULL_POLICIES: readonly string[] = ['Always', 'IfNotPresent', 'Never'];
+const TERMINATION_MESSAGE_POLICIES: readonly string[] = ['File', 'FallbackToLogsOnError'];
+const TOLERATION_OPERATORS: readonly string[] = ['Equal', 'Exists'];
+const TAINT_EFFECTS: readonly string[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+// ---------------------------------------------------------------------------
+// Defaulting
+// ---------------------------------------------------------------------------
+
+/** parsers.ParseImageName's tag: an explicit tag, none for a bare digest, else "latest". */
+export function imageTag(image: string): string | undefined {
+  const [name, digest] = image.split('@');
+  const colon = name.lastIndexOf(':');
+  if (colon > name.lastIndexOf('/')) return name.slice(colon + 1);
+  return digest === undefined ? 'latest' : undefined;
+}
+
+function defaultContainer(container: Container, hostNetwork: boolean): void {
+  if (!container.imagePullPolicy) container.imagePullPolicy = imageTag(String(container.image ?? '')) === 'latest' ? 'Always' : 'IfNotPresent';
+  if (!container.terminationMessagePath) container.terminationMessagePath = '/dev/termination-log';
+  if (!container.terminationMessagePolicy) container.terminationMessagePolicy = 'File';
+  for (const port of listOf(container.ports)) {
+    if (!port.protocol) port.protocol = 'TCP';
+    if (hostNetwork && !port.hostPort && port.containerPort) port.hostPort = port.containerPort;
+  }
+  defaultRequestsToLimits(container);
+}
+
+/** SetDefaults_Pod: requests default to limits. */
+function defaultRequestsToLimits(container: Container): void {
+  const limits = container.resources?.limits;
+  if (!isRecord(limits) || !container.resources) return;
+  const requests = { ...container.resources.requests };
+  for (const [name, value] of Object.entries(limits)) if (!(name in requests)) requests[name] = value;
+  container.resources.requests = requests;
+}
+
+function defaultPodSpec(spec: PodSpec): void {
+  if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
+  if (!spec.restartPolicy) spec.restartPolicy = 'Always';
+  if (!isRecord(spec.securityContext)) spec.securityContext = {};
+  if (spec.terminationGracePeriodSeconds == null) spec.terminationGracePeriodSeconds = 30;
+  if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
+  if (spec.enableServiceLinks === undefined) spec.enableServiceLinks = true;
+  // v1 conversion: the deprecated serviceAccount mirrors serviceAccountName.
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  for (const c of allContainers(spec)) if (isRecord(c)) defaultContainer(c, spec.hostNetwork === true);
+}
+
+// ---------------------------------------------------------------------------
+// Status on create (podStrategy.PrepareForCreate)
+// ---------------------------------------------------------------------------
+
+const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
+const SUFFIXES: Record<string, number> = {
+  n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+};
+
+/** A resource.Quantity as a number (0 when unparsable), enough to compare requests and limits. */
+export function quantityValue(q: string | number | undefined): number {
+  if (typeof q === 'number') return q;
+  const m = QUANTITY.exec(String(q ?? '').trim());
+  if (!m) return 0;
+  const suffix = m[2] ?? '';
+  const scale = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIXES[suffix];
+  return Number(m[1]) * scale;
+}
+
+const QOS_RESOURCES: readonly string[] = ['cpu', 'memory'];
+
+function addQuantities(into: Map<string, number>, list: Record<string, string | number> | undefined): Set<string> {
+  const found = new Set<string>();
+  for (const [name, q] of entriesOf(list)) {
+    const value = quantityValue(q);
+    if (!QOS_RESOURCES.includes(name) || value === 0) continue;
+    into.set(name, (into.get(name) ?? 0) + value);
+    found.add(name);
+  }
+  return found;
+}
+
+/** qos.ComputePodQOS: BestEffort without cpu/memory requests or limits, Guaranteed when they all match. */
+export function computeQOSClass(spec: PodSpec): string {
+  const requests = new Map<string, number>();
+  const limits = new Map<string, number>();
+  let guaranteed = true;
+  for (const c of allContainers(spec)) {
+    addQuantities(requests, c.resources?.requests);
+    const found = addQuantities(limits, c.resources?.limits);
+    if (!QOS_RESOURCES.every((r) => found.has(r))) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  const matches = requests.size === limits.size && [...requests].every(([name, v]) => Math.abs((limits.get(name) ?? 0) - v) <= 1e-9 * Math.max(1, v));
+  return guaranteed && matches ? 'Guaranteed' : 'Burstable';
+}
+
+export function preparePodForCreate(pod: Pod): void {
+  const spec = ensureRecord<PodSpec>(pod, SPEC);
+  const status: PodStatus = { phase: 'Pending', qosClass: computeQOSClass(spec) };
+  if (listOf(spec.schedulingGates).length > 0) {
+    status.conditions = [{ type: 'PodScheduled', status: 'False', reason: 'SchedulingGated', message: 'Scheduling is blocked due to non-empty scheduling gates' }];
+  }
+  pod.status = status;
+}
+
+// ---------------------------------------------------------------------------
+// Validation (ValidatePodSpec and friends, for the fields stored pods commonly use)
+// ---------------------------------------------------------------------------
+
+function validateContainerPorts(ports: readonly ContainerPort[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  ports.forEach((port, i) => {
+    const p = index(path, i);
+    if (port.name) {
+      const msgs = isValidPortName(port.name);
+      if (msgs.length > 0) errs.push(...invalidEach(child(p, 'name'), port.name, msgs));
+      else if (names.has(port.name)) errs.push(FieldError.duplicate(child(p, 'name'), port.name));
+      names.add(port.name);
+    }
+    if (!port.containerPort) errs.push(FieldError.required(child(p, 'containerPort')));
+    else errs.push(...invalidEach(child(p, 'containerPort'), port.containerPort, isValidPortNum(port.containerPort)));
+    if (port.hostPort) errs.push(...invalidEach(child(p, 'hostPort'), port.hostPort, isValidPortNum(port.hostPort)));
+    errs.push(...validateEnum(port.protocol, child(p, 'protocol'), PORT_PROTOCOLS));
+  });
+  return errs;
+}
+
+/** validateContainerCommon: name, image, termination message policy, ports, pull policy. */
+function validateContainerCommon(c: Container, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!c.name) errs.push(FieldError.required(child(path, 'name')));
+  else errs.push(...validateDNS1123Label(c.name, child(path, 'name')));
+  if (!c.image) errs.push(FieldError.required(child(path, 'image')));
+  errs.push(...validateEnum(c.terminationMessagePolicy, child(path, 'terminationMessagePolicy'), TERMINATION_MESSAGE_POLICIES));
+  errs.push(...validateContainerPorts(listOf(c.ports), child(path, 'ports')));
+  errs.push(...validateEnum(c.imagePullPolicy, child(path, 'imagePullPolicy'), PULL_POLICIES));
+  return errs;
+}
+
+function validateContainers(containers: readonly Container[], path: string): FieldError[] {
+  if (containers.length === 0) return [FieldError.required(path)];
+  const names = new Set<string>();
+  return containers.flatMap((c, i) => {
+    const p = index(path, i);
+    const errs = validateContainerCommon(c, p);
+    if (names.has(c.name ?? '')) errs.push(FieldError.duplicate(child(p, 'name'), c.name ?? ''));
+    names.add(c.name ?? '');
+    if (c.restartPolicy !== undefined) errs.push(FieldError.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
+    return errs;
+  });
+}
+
+const INIT_ONLY_WITH_ALWAYS: readonly string[] = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
+
+function validateInitContainers(inits: readonly Container[], regular: readonly Container[], path: string): FieldError[] {
+  const names = new Set(regular.map((c) => c.name ?? ''));
+  return inits.flatMap((c, i) => {
+    const p = index(path, i);
+    const errs = validateContainerCommon(c, p);
+    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(child(p, 'restartPolicy'), c.restartPolicy, ['Always']));
+    if (names.has(c.name ?? '')) errs.push(FieldError.duplicate(child(p, 'name'), c.name ?? ''));
+    else if (c.name) names.add(c.name);
+    if (c.restartPolicy !== 'Always') {
+      for (const f of INIT_ONLY_WITH_ALWAYS.filter((name) => c[name] != null)) {
+        errs.push(FieldError.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
+      }
+    }
+    return errs;
+  });
+}
+
+function validateTolerationOperator(t: Toleration, path: string): FieldError[] {
+  const opPath = child(path, 'operator');
+  switch (t.operator ?? '') {
+    case 'Equal':
+    case '': {
+      const msgs = isValidLabelValue(t.value ?? '');
+      return msgs.length > 0 ? [FieldError.invalid(opPath, t.value ?? '', msgs.join(';'))] : [];
+    }
+    case 'Exists':
+      return t.value ? [FieldError.invalid(opPath, t.value, "value must be empty when `operator` is 'Exists'")] : [];
+    default:
+      return [notSupported(opPath, t.operator, TOLERATION_OPERATORS)];
+  }
+}
+
+/** ValidateTolerations. */
+export function validateTolerations(tolerations: readonly Toleration[], path: string): FieldError[] {
+  return tolerations.flatMap((t, i) => {
+    const p = index(path, i);
+    const errs: FieldError[] = [];
+    if (t.key) errs.push(...validateQualifiedName(t.key, child(p, 'key')));
+    if (!t.key && t.operator !== 'Exists') {
+      errs.push(FieldError.invalid(child(p, 'operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
+    }
+    if (t.tolerationSeconds != null && t.effect !== 'NoExecute') {
+      errs.push(FieldError.invalid(child(p, 'effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+    }
+    errs.push(...validateTolerationOperator(t, p));
+    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(notSupported(child(p, 'effect'), t.effect, TAINT_EFFECTS));
+    return errs;
+  });
+}
+
+function validateGates(spec: PodSpec): FieldError[] {
+  const seen = new Set<string>();
+  const scheduling = listOf(spec.schedulingGates).flatMap((g, i) => {
+    const p = index(specPath('schedulingGates'), i);
+    const errs = validateQualifiedName(g.name ?? '', p);
+    if (seen.has(g.name ?? '')) errs.push(FieldError.duplicate(p, g.name ?? ''));
+    seen.add(g.name ?? '');
+    return errs;
+  });
+  const readiness = listOf(spec.readinessGates).flatMap((g, i) =>
+    validateQualifiedName(g.conditionType ?? '', child(index(specPath('readinessGates'), i), 'conditionType')),
+  );
+  return [...readiness, ...scheduling];
+}
+
+function validateNamesAndDeadlines(spec: PodSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  if (spec.serviceAccountName) errs.push(...invalidEach(specPath('serviceAccountName'), spec.serviceAccountName, isDNS1123Subdomain(spec.serviceAccountName)));
+  if (spec.nodeName) errs.push(...invalidEach(specPath('nodeName'), spec.nodeName, isDNS1123Subdomain(spec.nodeName)));
+  const deadline = spec.activeDeadlineSeconds;
+  if (deadline != null && (deadline < 1 || deadline > MAX_INT32)) {
+    errs.push(FieldError.invalid(specPath('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, MAX_INT32)));
+  }
+  if (spec.hostname) errs.push(...validateDNS1123Label(spec.hostname, specPath('hostname')));
+  if (spec.subdomain) errs.push(...validateDNS1123Label(spec.subdomain, specPath('subdomain')));
+  return errs;
+}
+
+export function validatePodSpec(spec: PodSpec): FieldError[] {
+  const errs: FieldError[] = [];
+  if (spec.terminationGracePeriodSeconds == null) errs.push(FieldError.required(specPath('terminationGracePeriodSeconds')));
+  errs.push(...validateContainers(listOf(spec.containers), specPath('containers')));
+  errs.push(...validateInitContainers(listOf(spec.initContainers), listOf(spec.containers), specPath('initContainers')));
+  errs.push(...validateEnum(spec.restartPolicy, specPath('restartPolicy'), RESTART_POLICIES));
+  errs.push(...validateEnum(spec.dnsPolicy, specPath('dnsPolicy'), DNS_POLICIES));
+  errs.push(...validateLabels(spec.nodeSelector, specPath('nodeSelector')));
+  errs.push(...validateGates(spec));
+  errs.push(...validateNamesAndDeadlines(spec));
+  errs.push(...validateTolerations(listOf(spec.tolerations), specPath('tolerations')));
+  return errs;
+}
+
+/** validateContainersOnlyForPod: images of real pods may not carry surrounding whitespace. */
+function validateImageWhitespace(spec: PodSpec): FieldError[] {
+  const check = (list: readonly Container[], path: string): FieldError[] =>
+    list.flatMap((c, i) => {
+      const image = String(c.image ?? '');
+      return image !== image.trim() ? [FieldError.invalid(child(index(path, i), 'image'), image, 'must not have leading or trailing whitespace')] : [];
+    });
+  return [...check(listOf(spec.containers), specPath('containers')), ...check(listOf(spec.initContainers), specPath('initContainers'))];
+}
+
+function validatePodMetadataAndSpec(pod: Pod): FieldError[] {
+  const spec = specOf(pod);
+  return [...validatePodSpec(spec), ...validateImageWhitespace(spec)];
+}
+
+export function validatePodCreate(pod: Pod): FieldError[] {
+  const spec = specOf(pod);
+  const errs = validatePodMetadataAndSpec(pod);
+  if (listOf(spec.ephemeralContainers).length > 0) errs.push(FieldError.forbidden(specPath('ephemeralContainers'), 'cannot be set on create'));
+  if (spec.nodeName && listOf(spec.schedulingGates).length > 0) {
+    errs.push(FieldError.forbidden(specPath('nodeName'), 'cannot be set until all schedulingGates have been cleared'));
+  }
+  return errs;
+}
+
+// ---------------------------------------------------------------------------
+// Update validation (ValidatePodUpdate)
+// ---------------------------------------------------------------------------
+
+export const UPDATABLE_POD_SPEC_FIELDS: readonly string[] = [
+  '`spec.containers[*].image`',
+  '`spec.initContainers[*].image`',
+  '`spec.activeDeadlineSeconds`',
+  '`spec.tolerations` (only additions to existing tolerations)',
+  '`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)',
+];
+
+function validateActiveDeadlineUpdate(spec: PodSpec, old: PodSpec): FieldError[] {
+  const path = specPath('activeDeadlineSeconds');
+  const next = spec.activeDeadlineSeconds;
+  const prev = old.activeDeadlineSeconds;
+  if (next == null) return prev == null ? [] : [FieldError.invalid(path, null, 'must not update from a positive integer to nil value')];
+  if (next < 0 || next > MAX_INT32) return [FieldError.invalid(path, next, inclusiveRangeError(0, MAX_INT32))];
+  return prev != null && prev < next ? [FieldError.invalid(path, next, 'must be less than or equal to previous value')] : [];
+}
+
+/** validateOnlyAddedTolerations: existing tolerations stay (their tolerationSeconds may change). */
+function validateTolerationsUpdate(spec: PodSpec, old: PodSpec): FieldError[] {
+  const path = specPath('tolerations');
+  const next = listOf(spec.tolerations);
+  const kept = listOf(old.tolerations).every((o) => next.some((n) => semanticEqual({ ...o, tolerationSeconds: n.tolerationSeconds }, n)));
+  return kept ? [] : [FieldError.forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
+}
+
+/** validateOnlyDeletedSchedulingGates. */
+function validateSchedulingGatesUpdate(spec: PodSpec, old: PodSpec): FieldError[] {
+  const previous = new Set(listOf(old.schedulingGates).map((g) => g.name));
+  return listOf(spec.schedulingGates).flatMap((g, i) =>
+    previous.has(g.name)
+      ? []
+      : [FieldError.forbidden(child(index(specPath('schedulingGates'), i), 'name'), `only deletion is allowed, but found new scheduling gate '${g.name ?? ''}'`)],
+  );
+}
+
+/** Gated pods may gain node selector entries, never change or lose them. */
+function validateNodeSelectorUpdate(spec: PodSpec, old: PodSpec): FieldError[] {
+  const next = spec.nodeSelector ?? {};
+  const changed = entriesOf(old.nodeSelector).some(([k, v]) => next[k] !== v);
+  return changed ? [FieldError.invalid(specPath('nodeSelector'), next, 'only additions to spec.nodeSelector are allowed (no mutations or deletions)')] : [];
+}
+
+/** The new spec with every field an update may change reset to its old value. */
+function mungedSpec(spec: PodSpec, old: PodSpec): PodSpec {
+  const munged = deepCopy(spec);
+  const withOldImages = (list: readonly Container[], previous: readonly Container[]): Container[] =>
+    list.map((c, i) => ({ ...c, image: previous[i]?.image }));
+  munged.containers = withOldImages(listOf(spec.containers), listOf(old.containers));
+  munged.initContainers = withOldImages(listOf(spec.initContainers), listOf(old.initContainers));
+  munged.activeDeadlineSeconds = old.activeDeadlineSeconds;
+  munged.schedulingGates = old.schedulingGates;
+  munged.tolerations = old.tolerations;
+  const oldGrace = old.terminationGracePeriodSeconds;
+  if (oldGrace != null && oldGrace < 0 && munged.terminationGracePeriodSeconds === 1) munged.terminationGracePeriodSeconds = oldGrace;
+  if (listOf(old.schedulingGates).length > 0) munged.nodeSelector = old.nodeSelector;
+  return munged;
+}
+
+/** A short stand-in for cmp.Diff: the top-level spec fields that differ. */
+function describeSpecDiff(old: PodSpec, munged: PodSpec): string {
+  const keys = [...new Set([...Object.keys(old), ...Object.keys(munged)])].sort();
+  const lines = keys
+    .filter((k) => !semanticEqual(old[k], munged[k]))
+    .flatMap((k) => [`- \t${k}: ${JSON.stringify(old[k] ?? null)},`, `+ \t${k}: ${JSON.stringify(munged[k] ?? null)},`]);
+  return ['  core.PodSpec{', ...lines, '  }', ''].join('\n');
+}
+
+function validateImmutableSpec(spec: PodSpec, old: PodSpec): FieldError[] {
+  if (semanticEqual(spec, old)) return [];
+  const errs = listOf(old.schedulingGates).length > 0 ? validateNodeSelectorUpdate(spec, old) : [];
+  const munged = mungedSpec(spec, old);
+  if (semanticEqual(munged, old)) return errs;
+  const message = `pod updates may not change fields other than ${UPDATABLE_POD_SPEC_FIELDS.join(',')}\n${describeSpecDiff(old, munged)}`;
+  return [...errs, FieldError.forbidden(SPEC, message)];
+}
+
+export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
+  const spec = specOf(pod);
+  const oldSpec = specOf(old);
+  const errs = validatePodMetadataAndSpec(pod);
+  for (const field of ['containers', 'initContainers'] as const) {
+    if (listOf(spec[field]).length !== listOf(oldSpec[field]).length) {
+      return [...errs, FieldError.forbidden(specPath(field), 'pod updates may not add or remove containers')];
+    }
+  }
+  const deadline = validateActiveDeadlineUpdate(spec, oldSpec);
+  if (deadline.length > 0) return [...errs, ...deadline];
+  return [
+    ...errs,
+    ...validateTolerationsUpdate(spec, oldSpec),
+    ...validateSchedulingGatesUpdate(spec, oldSpec),
+    ...validateImmutableSpec(spec, oldSpec),
+  ];
+}
+
+// ---------------------------------------------------------------------------
+// Field selectors (pod ToSelectableFields)
+// ---------------------------------------------------------------------------
+
+const podIP = (pod: Pod): string => listOf(pod.status?.podIPs)[0]?.ip ?? pod.status?.podIP ?? '';
+
+export function podFields(pod: Pod): Record<string, string> {
+  const spec = specOf(pod);
+  return {
+    'spec.nodeName': spec.nodeName ?? '',
+    'spec.restartPolicy': spec.restartPolicy ?? '',
+    'spec.schedulerName': spec.schedulerName ?? '',
+    'spec.serviceAccountName': spec.serviceAccountName ?? '',
+    'spec.hostNetwork': String(spec.hostNetwork === true),
+    'status.phase': pod.status?.phase ?? '',
+    'status.podIP': podIP(pod),
+    'status.nominatedNodeName': pod.status?.nominatedNodeName ?? '',
+  };
+}
+
+// ---------------------------------------------------------------------------
+// Printing (printPod)
+// ---------------------------------------------------------------------------
+
+interface PodSummary {
+  ready: number;
+  total: number;
+  reason: string;
+  restarts: number;
+  lastRestart: number;
+}
+
+const finishedAt = (s: ContainerStatus): number => {
+  const at = s.lastState?.terminated?.finishedAt;
+  return at ? Date.parse(at) || 0 : 0;
+};
+
+function terminatedReason(t: NonNullable<ContainerState['terminated']>, prefix: string): string {
+  if (t.reason) return `${prefix}${t.reason}`;
+  return t.signal ? `${prefix}Signal:${t.signal}` : `${prefix}ExitCode:${t.exitCode ?? 0}`;
+}
+
+/** Init containers: restarts, sidecar readiness, and the "Init:…" reason of the first unfinished one. */
+function summarizeInitContainers(spec: PodSpec, status: PodStatus, summary: PodSummary): { initializing: boolean; sidecarRestarts: number; sidecarLastRestart: number } {
+  const sidecars = new Set(listOf(spec.initContainers).filter((c) => c.restartPolicy === 'Always').map((c) => c.name));
+  const inits = listOf(spec.initContainers).length;
+  let sidecarRestarts = 0;
+  let sidecarLastRestart = 0;
+  for (const [i, s] of listOf(status.initContainerStatuses).entries()) {
+    summary.restarts += s.restartCount ?? 0;
+    summary.lastRestart = Math.max(summary.lastRestart, finishedAt(s));
+    const sidecar = sidecars.has(s.name);
+    if (sidecar) {
+      sidecarRestarts += s.restartCount ?? 0;
+      sidecarLastRestart = Math.max(sidecarLastRestart, finishedAt(s));
+    }
+    const terminated = s.state?.terminated;
+    if (terminated && (terminated.exitCode ?? 0) === 0) continue;
+    if (sidecar && s.started) {
+      if (s.ready) summary.ready++;
+      continue;
+    }
+    const waiting = s.state?.waiting?.reason;
+    if (terminated) summary.reason = terminatedReason(terminated, 'Init:');
+    else if (waiting && waiting !== 'PodInitializing') summary.reason = `Init:${waiting}`;
+    else summary.reason = `Init:${i}/${inits}`;
+    return { initializing: true, sidecarRestarts, sidecarLastRestart };
+  }
+  return { initializing: false, sidecarRestarts, sidecarLastRestart };
+}
+
+const hasCondition = (status: PodStatus, type: string): boolean =>
+  listOf(status.conditions).some((c) => c.type === type && c.status === 'True');
+
+/** Regular containers, last to first: restarts, readiness, and the waiting/terminated reason. */
+function summarizeContainers(status: PodStatus, summary: PodSummary): void {
+  let hasRunning = false;
+  for (const s of [...listOf(status.containerStatuses)].reverse()) {
+    summary.restarts += s.restartCount ?? 0;
+    summary.lastRestart = Math.max(summary.lastRestart, finishedAt(s));
+    const { waiting, terminated, running } = s.state ?? {};
+    if (waiting?.reason) summary.reason = waiting.reason;
+    else if (terminated) summary.reason = terminatedReason(terminated, '');
+    else if (s.ready && running) {
+      hasRunning = true;
+      summary.ready++;
+    }
+  }
+  if (summary.reason === 'Completed' && hasRunning) summary.reason = hasCondition(status, 'Ready') ? 'Running' : 'NotReady';
+}
+
+export function summarizePod(pod: Pod): PodSummary {
+  const spec = specOf(pod);
+  const status = pod.status ?? {};
+  const sidecarCount = listOf(spec.initContainers).filter((c) => c.restartPolicy === 'Always').length;
+  const summary: PodSummary = { ready: 0, total: listOf(spec.containers).length + sidecarCount, reason: status.reason || status.phase || '', restarts: 0, lastRestart: 0 };
+  if (listOf(status.conditions).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated')) summary.reason = 'SchedulingGated';
+  const init = summarizeInitContainers(spec, status, summary);
+  if (!init.initializing || hasCondition(status, 'Initialized')) {
+    summary.restarts = init.sidecarRestarts;
+    summary.lastRestart = init.sidecarLastRestart;
+    summarizeContainers(status, summary);
+  }
+  if (pod.metadata.deletionTimestamp) {
+    if (status.reason === 'NodeLost') summary.reason = 'Unknown';
+    else if (status.phase !== 'Succeeded' && status.phase !== 'Failed') summary.reason = 'Terminating';
+  }
+  return summary;
+}
+
+function restartsCell(pod: Pod, now: number): string {
+  const { restarts, lastRestart } = summarizePod(pod);
+  if (restarts === 0 || lastRestart === 0) return String(restarts);
+  return `${restarts} (${since(new Date(lastRestart).toISOString(), now)} ago)`;
+}
+
+function readinessGatesCell(pod: Pod): string {
+  const gates = listOf(specOf(pod).readinessGates);
+  if (gates.length === 0) return NONE;
+  const conditions = listOf(pod.status?.conditions);
+  const ready = gates.filter((g) => conditions.find((c) => c.type === g.conditionType)?.status === 'True').length;
+  return `${ready}/${gates.length}`;
+}
+
+const orNone = (value: string | undefined): string => value || NONE;
+
+export const podStrategy: ResourceStrategy = {
+  default: (obj: KubeObject) => defaultPodSpec(ensureRecord<PodSpec>(obj, SPEC)),
+  prepareForCreate: (obj: KubeObject) => preparePodForCreate(asPod(obj)),
+  prepareForUpdate(obj: KubeObject, old: KubeObject): void {
+    asPod(obj).status = deepCopy(asPod(old).status);
+  },
+  validate: (obj: KubeObject) => validatePodCreate(asPod(obj)),
+  validateUpdate: (obj: KubeObject, old: KubeObject) => validatePodUpdate(asPod(obj), asPod(old)),
+  fields: (obj: KubeObject) => podFields(asPod(obj)),
+};
+
+export const podsResource: ResourceDefinition = {
+  group: '',
+  version: 'v1',
+  kind: 'Pod',
+  plural: 'pods',
+  singular: 'pod',
+  shortNames: ['po'],
+  categories: ['all'],
+  namespaced: true,
+  subresources: { status: true },
+  strategy: podStrategy,
+  tableColumns: [
+    {
+      name: 'Ready',
+      type: 'string',
+      description: 'The aggregate readiness state of this pod for accepting traffic.',
+      cell: (obj: KubeObject) => {
+        const { ready, total } = summarizePod(asPod(obj));
+        return `${ready}/${total}`;
+      },
+    },
+    { name: 'Status', type: 'string', description: 'The aggregate status of the containers in this pod.', cell: (obj) => summarizePod(asPod(obj)).reason },
+    {
+      name: 'Restarts',
+      type: 'string',
+      description: 'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+      cell: (obj: KubeObject, now: number = Date.now()) => restartsCell(asPod(obj), now),
+    },
+    ageColumn,
+    {
+      name: 'IP',
+      type: 'string',
+      priority: 1,
+      description: 'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      cell: (obj) => orNone(podIP(asPod(obj))),
+    },
+    { name: 'Node', type: 'string', priority: 1, description: 'NodeName indicates in which node this pod is scheduled.', cell: (obj) => orNone(specOf(asPod(obj)).nodeName) },
+    {
+      name: 'Nominated Node',
+      type: 'string',
+      priority: 1,
+      description: 'nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled right away as preemption victims receive their graceful termination periods.',
+      cell: (obj) => orNone(asPod(obj).status?.nominatedNodeName),
+    },
+    {
+      name: 'Readiness Gates',
+      type: 'string',
+      priority: 1,
+      description: 'If specified, all readiness gates will be evaluated for pod readiness.',
+      cell: (obj) => readinessGatesCell(asPod(obj)),
+    },
+  ],
+};

@@ -1,0 +1,142 @@
+import type { GroupVersion, JSONSchemaProps, SchemaComponents } from '@kube/apimachinery';
+import type { ResourceDefinition } from '../resource.definition';
+import { refName } from './openapi.components';
+import {
+  HTTP_METHODS,
+  type OperationV2,
+  type OperationV3,
+  type ParameterV2,
+  type ParameterV3,
+  type PathItemV2,
+  type PathItemV3,
+  type RequestBodyV3,
+  type ResponseV2,
+  type ResponseV3,
+  type SwaggerDocument,
+} from './openapi-document.types';
+import { buildOpenApiV3, OPENAPI_INFO } from './openapi-v3.builder';
+
+export const V2_REF_PREFIX = '#/definitions/';
+
+/**
+ * The Swagger 2.0 document for every resource a server serves (kube-apiserver's /openapi/v2), derived from
+ * the per-group/version v3 documents so both always agree. kubectl 1.27/1.28 validate and `explain
+ * --output=plaintext-openapiv2` from it; they also read the PATCH operation's `consumes` to choose
+ * strategic merge patch.
+ */
+export function buildOpenApiV2(resources: readonly ResourceDefinition[]): SwaggerDocument {
+  const paths: Record<string, PathItemV2> = {};
+  const definitions: SchemaComponents = {};
+  for (const gv of groupVersionsOf(resources)) {
+    const v3 = buildOpenApiV3(gv, resources);
+    for (const [path, item] of Object.entries(v3.paths)) paths[path] = toV2PathItem(item);
+    for (const [name, schema] of Object.entries(v3.components.schemas)) definitions[name] = toV2Schema(schema);
+  }
+  return { swagger: '2.0', info: { ...OPENAPI_INFO }, paths: sortedByKey(paths), definitions: sortedByKey(definitions) };
+}
+
+/** The distinct group/versions of a resource set, in first-seen order. */
+export function groupVersionsOf(resources: readonly ResourceDefinition[]): GroupVersion[] {
+  const seen = new Map<string, GroupVersion>();
+  for (const r of resources) {
+    const key = `${r.group}/${r.version}`;
+    if (!seen.has(key)) seen.set(key, { group: r.group, version: r.version });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * A v3 schema as Swagger 2.0 understands it: refs point at #/definitions, an allOf wrapping a single $ref
+ * becomes the $ref itself (its description and default kept beside it, as kube's v2 does), and v3-only
+ * keywords are dropped. oneOf between primitives (IntOrString, Quantity) becomes type string, kube's v2 form.
+ */
+export function toV2Schema(schema: JSONSchemaProps): JSONSchemaProps {
+  const { allOf, oneOf, anyOf, not: _not, nullable: _nullable, properties, items, additionalProperties, ...rest } = schema;
+  const out: JSONSchemaProps = { ...rest };
+  if (rest.$ref) out.$ref = toV2Ref(rest.$ref);
+  const wrapped = singleRef(allOf);
+  if (wrapped && !rest.$ref && !rest.type && !properties) out.$ref = toV2Ref(wrapped);
+  else if (allOf) out.allOf = allOf.map(toV2Schema);
+  if (!out.type && !out.$ref) {
+    const primitive = primitiveAlternative(oneOf ?? anyOf);
+    if (primitive) out.type = primitive;
+  }
+  if (properties) out.properties = mapValues(properties, toV2Schema);
+  if (items) out.items = toV2Schema(items);
+  if (additionalProperties !== undefined) out.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : toV2Schema(additionalProperties);
+  return out;
+}
+
+function toV2Ref(ref: string): string {
+  return `${V2_REF_PREFIX}${refName(ref)}`;
+}
+
+function singleRef(allOf: JSONSchemaProps[] | undefined): string | undefined {
+  return allOf?.length === 1 && allOf[0].$ref && Object.keys(allOf[0]).length === 1 ? allOf[0].$ref : undefined;
+}
+
+function primitiveAlternative(alternatives: JSONSchemaProps[] | undefined): JSONSchemaProps['type'] | undefined {
+  const types = (alternatives ?? []).map((a) => a.type);
+  if (types.length === 0 || types.some((t) => t === undefined || t === 'object' || t === 'array')) return undefined;
+  return types.includes('string') ? 'string' : types[0];
+}
+
+function toV2PathItem(item: PathItemV3): PathItemV2 {
+  const out: PathItemV2 = {};
+  for (const method of HTTP_METHODS) {
+    const op = item[method];
+    if (op) out[method] = toV2Operation(op);
+  }
+  if (item.parameters) out.parameters = item.parameters.map(toV2Parameter);
+  return out;
+}
+
+function toV2Operation(op: OperationV3): OperationV2 {
+  const parameters = [...(op.requestBody ? [toV2BodyParameter(op.requestBody)] : []), ...(op.parameters ?? []).map(toV2Parameter)];
+  return {
+    consumes: op.requestBody ? Object.keys(op.requestBody.content) : ['*/*'],
+    description: op.description,
+    operationId: op.operationId,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    produces: producedMediaTypes(op.responses),
+    responses: mapValues(op.responses, toV2Response),
+    schemes: ['https'],
+    tags: [...op.tags],
+    'x-kubernetes-action': op['x-kubernetes-action'],
+    'x-kubernetes-group-version-kind': { ...op['x-kubernetes-group-version-kind'] },
+  };
+}
+
+function toV2Parameter(p: ParameterV3): ParameterV2 {
+  return {
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    in: p.in,
+    name: p.name,
+    ...(p.required ? { required: true } : {}),
+    ...(p.schema.type ? { type: p.schema.type } : {}),
+    ...(p.schema.uniqueItems ? { uniqueItems: true } : {}),
+  };
+}
+
+/** Every media type of a v3 body carries the same schema; v2 has one body parameter plus `consumes`. */
+function toV2BodyParameter(body: RequestBodyV3): ParameterV2 {
+  const [first] = Object.values(body.content);
+  return { in: 'body', name: 'body', ...(body.required ? { required: true } : {}), schema: toV2Schema(first.schema) };
+}
+
+function toV2Response(response: ResponseV3): ResponseV2 {
+  const [first] = Object.values(response.content ?? {});
+  return { description: response.description, ...(first ? { schema: toV2Schema(first.schema) } : {}) };
+}
+
+function producedMediaTypes(responses: Record<string, ResponseV3>): string[] {
+  return [...new Set(Object.values(responses).flatMap((r) => Object.keys(r.content ?? {})))];
+}
+
+function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
+  return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
+}
+
+function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
