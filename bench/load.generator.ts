@@ -1,0 +1,73 @@
+import { Agent, request } from 'node:https';
+
+export interface TlsClient {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
+}
+
+export interface LoadResult {
+  requests: number;
+  errors: number;
+  seconds: number;
+  rps: number;
+  p50ms: number;
+  p99ms: number;
+}
+
+export interface HttpCall {
+  method: string;
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+}
+
+export function agentFor(tls: TlsClient, maxSockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets, ca: tls.ca, cert: tls.cert, key: tls.key });
+}
+
+/** One HTTPS request; resolves with status and body. */
+export function call(agent: Agent, port: number, c: HttpCall): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = { Accept: 'application/json', ...c.headers };
+    if (c.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(c.body));
+    }
+    const req = request({ host: '127.0.0.1', port, method: c.method, path: c.path, agent, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (d: Buffer) => chunks.push(d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    if (c.body !== undefined) req.write(c.body);
+    req.end();
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `concurrency` loops of `next()` for `seconds`, measuring throughput and latency. */
+export async function runLoad(concurrency: number, seconds: number, next: (i: number) => Promise<boolean>): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) {
+        const t0 = process.hrtime.bigint();
+        const ok = await next(counter++).catch(() => false);
+        latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        if (!ok) errors++;
+      }
+    }),
+  );
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
+}

@@ -1,0 +1,178 @@
+/**
+ * `npm run bench`: core-api against baselines measured in the same run on the same machine.
+ *  1. GET one configmap (watch cache) vs a raw node:https server answering the same JSON, 32 connections.
+ *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight.
+ *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
+ *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
+ * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Etcd3 } from 'etcd3';
+import { ensurePki } from '@kube/pki';
+import { freePort, startEtcd, tempDir } from '@kube/testing';
+import { agentFor, call, percentile, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { request } from 'node:https';
+
+const ROOT = resolve(__dirname, '..', '..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
+function line(name: string, ours: LoadResult, base: LoadResult, target: string): string {
+  const ratio = (ours.rps / base.rps) * 100;
+  return `${name.padEnd(34)} ${ours.rps.toFixed(0).padStart(7)} req/s (p50 ${ours.p50ms.toFixed(2)} ms, p99 ${ours.p99ms.toFixed(2)} ms, errors ${ours.errors})  vs baseline ${base.rps.toFixed(0).padStart(7)} req/s  → ${ratio.toFixed(0)}%  (target ${target})`;
+}
+
+async function waitReady(port: number, tls: TlsClient): Promise<void> {
+  const agent = agentFor(tls, 1);
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await call(agent, port, { method: 'GET', path: '/readyz' }).then((r) => r.status === 200).catch(() => false);
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('core-api did not become ready');
+}
+
+function startChild(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return child;
+}
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  const rl = createInterface({ input: child.stdout! });
+  for await (const l of rl) return l;
+  return '';
+}
+
+async function benchWatchers(port: number, tls: TlsClient, count: number, writes: number): Promise<{ p50: number; p99: number; delivered: number }> {
+  const agent = agentFor(tls, count + 8);
+  const writer = agentFor(tls, 2);
+  const created = await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: 'watch-start' } }) });
+  const rv = JSON.parse(created.body).metadata.resourceVersion as string;
+  const arrivals = new Map<string, number[]>();
+  const ready: Array<Promise<void>> = [];
+  const requests: Array<ReturnType<typeof request>> = [];
+  for (let i = 0; i < count; i++) {
+    ready.push(
+      new Promise<void>((resolveReady, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}`, agent, headers: { Accept: 'application/json' } }, (res) => {
+          resolveReady();
+          let buf = '';
+          res.on('data', (d: Buffer) => {
+            const now = performance.now();
+            buf += d.toString();
+            let nl;
+            while ((nl = buf.indexOf('\n')) >= 0) {
+              const ev = JSON.parse(buf.slice(0, nl)) as { object: { metadata: { name: string } } };
+              buf = buf.slice(nl + 1);
+              const list = arrivals.get(ev.object.metadata.name) ?? [];
+              list.push(now);
+              arrivals.set(ev.object.metadata.name, list);
+            }
+          });
+        });
+        req.on('error', reject);
+        req.end();
+        requests.push(req);
+      }),
+    );
+  }
+  await Promise.all(ready);
+  await new Promise((r) => setTimeout(r, 500));
+  const latencies: number[] = [];
+  for (let w = 0; w < writes; w++) {
+    const name = `watch-${w}`;
+    const t0 = performance.now();
+    await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name } }) });
+    const deadline = Date.now() + 10_000;
+    while ((arrivals.get(name)?.length ?? 0) < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    for (const t of arrivals.get(name) ?? []) latencies.push(t - t0);
+  }
+  requests.forEach((r) => r.destroy());
+  agent.destroy();
+  writer.destroy();
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: latencies.length };
+}
+
+async function main(): Promise<void> {
+  const etcd = await startEtcd();
+  const dir = tempDir('bench');
+  const pki = await ensurePki(join(dir, 'pki'));
+  const tls: TlsClient = { ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey) };
+  const apiPort = await freePort();
+  const api = startChild([join(ROOT, 'dist/apps/core-api/src/main.js')], {
+    KUBE_ETCD_ENDPOINTS: etcd.endpoint,
+    KUBE_SECURE_PORT: String(apiPort),
+    KUBE_TLS_CERT_FILE: pki.apiserverCert,
+    KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+    KUBE_CLIENT_CA_FILE: pki.caCert,
+    KUBE_MAX_REQUESTS_INFLIGHT: '2000',
+    KUBE_MAX_MUTATING_REQUESTS_INFLIGHT: '1000',
+  });
+  api.stdout?.resume();
+  const children: ChildProcess[] = [api];
+  try {
+    await waitReady(apiPort, tls);
+    const agent = agentFor(tls, 64);
+    const cm = await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: 'bench', labels: { app: 'bench' } }, data: { key: 'value', other: 'x'.repeat(200) } }) });
+    const bodyFile = join(dir, 'body.json');
+    writeFileSync(bodyFile, (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).body);
+    const baseline = startChild([join(ROOT, 'dist/bench/baseline.server.js'), pki.apiserverCert, pki.apiserverKey, pki.caCert, bodyFile], {});
+    children.push(baseline);
+    const basePort = Number(await firstLine(baseline));
+    void cm;
+    console.log(`core-api ${apiPort}, baseline ${basePort}, etcd ${etcd.endpoint}; ${SECONDS}s per run on ${require('node:os').cpus().length} cores\n`);
+
+    // 1. GET
+    const getBase = await runLoad(32, SECONDS, async () => (await call(agent, basePort, { method: 'GET', path: '/' })).status === 200);
+    const getOurs = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200);
+    const getRv0 = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench?resourceVersion=0' })).status === 200);
+    console.log(line('GET configmap (consistent read)', getOurs, getBase, '≥ 40%'));
+    console.log(line('GET configmap (resourceVersion=0)', getRv0, getBase, '≥ 40%'));
+
+    // 2. CREATE
+    const raw = new Etcd3({ hosts: etcd.endpoint.replace('http://', '') });
+    const value = Buffer.from(readFileSync(bodyFile));
+    const createBase = await runLoad(64, SECONDS, async (i) => {
+      const key = Buffer.from(`/registry/bench-raw/default/cm-${i}`);
+      const res = await raw.kv.txn({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [] });
+      return res.succeeded;
+    });
+    const createOurs = await runLoad(64, SECONDS, async (i) => {
+      const r = await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `create-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) });
+      return r.status === 201;
+    });
+    console.log(line('CREATE configmap', createOurs, createBase, '≥ 70%'));
+
+    // 3. LIST of 1,000
+    await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'list' } }) });
+    for (let i = 0; i < 1000; i += 50) {
+      await Promise.all(Array.from({ length: 50 }, (_, j) => call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/list/configmaps', body: JSON.stringify({ metadata: { name: `l-${i + j}` }, data: { key: 'value' } }) })));
+    }
+    const prefix = Buffer.from('/registry/configmaps/list/');
+    const end = Buffer.from('/registry/configmaps/list0');
+    const listBase = await runLoad(4, SECONDS, async () => (await raw.kv.range({ key: prefix, range_end: end })).kvs.length === 1000);
+    const listOurs = await runLoad(4, SECONDS, async () => JSON.parse((await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/list/configmaps' })).body).items.length === 1000);
+    console.log(line('LIST 1,000 configmaps', listOurs, listBase, 'report'));
+    raw.close();
+    agent.destroy();
+
+    // 4. 1,000 watchers, one write
+    const w = await benchWatchers(apiPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 5);
+    console.log(`WATCH fan-out to 1,000 watchers      delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries (target p99 ≤ 50 ms)`);
+  } finally {
+    for (const c of children) c.kill('SIGTERM');
+    await etcd.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
