@@ -33,8 +33,11 @@ const isJsonObject = (v: unknown): v is JsonObject => typeof v === 'object' && v
 
 const decodeError = (detail: string): StatusError => Errors.badRequest(`error decoding patch: json: cannot unmarshal ${detail}`);
 
-/** The 422 kube answers for any operation that cannot be applied (NewGenericServerResponse with code 422). */
-export function jsonPatchApplyError(cause?: unknown): StatusError {
+/**
+ * The 422 kube answers when a JSON patch operation (or a strategic merge of lists of lists) cannot be
+ * applied: NewGenericServerResponse(422) replaces the detail with a generic message, kept here as `cause`.
+ */
+export function unprocessablePatchError(cause?: unknown): StatusError {
   const err = new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
   if (cause !== undefined) (err as Error & { cause?: unknown }).cause = cause;
   return err;
@@ -56,11 +59,11 @@ function decodeOperations(ops: unknown): Array<JsonObject | null> {
 
 /** Turns a decoded operation into a fast-json-patch one; anything evanphx would refuse at apply time is a 422. */
 function toOperation(raw: JsonObject | null): Operation {
-  if (raw === null || typeof raw.op !== 'string' || !JSON_PATCH_OPS.has(raw.op)) throw jsonPatchApplyError(new Error(`Unexpected kind: ${raw?.op ?? ''}`));
-  if (typeof raw.path !== 'string') throw jsonPatchApplyError(new Error('operation missing path field'));
+  if (raw === null || typeof raw.op !== 'string' || !JSON_PATCH_OPS.has(raw.op)) throw unprocessablePatchError(new Error(`Unexpected kind: ${raw?.op ?? ''}`));
+  if (typeof raw.path !== 'string') throw unprocessablePatchError(new Error('operation missing path field'));
   const op: Record<string, unknown> = { op: raw.op, path: raw.path };
   if (raw.op === 'move' || raw.op === 'copy') {
-    if (typeof raw.from !== 'string') throw jsonPatchApplyError(new Error('operation missing from field'));
+    if (typeof raw.from !== 'string') throw unprocessablePatchError(new Error('operation missing from field'));
     op.from = raw.from;
   }
   // Values are copied so the result never shares structure with the request body.
@@ -110,7 +113,7 @@ export function applyJsonPatch(doc: unknown, ops: unknown, options: JsonPatchOpt
     try {
       result = applyOperation(result, op, true, true, true, index).newDocument;
     } catch (err) {
-      throw jsonPatchApplyError(err);
+      throw unprocessablePatchError(err);
     }
   });
   return result;

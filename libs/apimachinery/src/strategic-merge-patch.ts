@@ -5,8 +5,9 @@
  * (x-kubernetes-patch-merge-key, x-kubernetes-patch-strategy).
  *
  * Semantics, as in kube: maps merge recursively and null deletes a key; lists whose strategy is "merge"
- * merge by their merge key (new elements are placed after the patch's own order, live-only elements keep
- * theirs), or are set-unions for primitives; other lists are replaced. Directives: "$patch": replace|delete
+ * merge by their merge key, or are set-unions for primitives; other lists are replaced. A merged list holds
+ * the patch's elements in patch order with the live-only elements interleaved by their live order, so a
+ * brand-new element lands first unless "$setElementOrder" says otherwise. Directives: "$patch": replace|delete
  * in maps, "$patch": replace|delete in list elements, "$deleteFromPrimitiveList/<field>",
  * "$setElementOrder/<field>" and "$retainKeys". "$patch": merge is rejected, as kube rejects it.
  *
@@ -15,6 +16,7 @@
  * its merge key) → 500 with the library's message ("map: map[image:nginx] does not contain declared merge key: name").
  */
 import { cloneJson } from './json-merge-patch';
+import { unprocessablePatchError } from './json-patch';
 import { resolveSchema, type JSONSchemaProps, type SchemaComponents } from './openapi.types';
 import { Errors, StatusError } from './status.errors';
 import type { JsonObject, JsonValue } from './types';
@@ -60,8 +62,7 @@ function toStatusError(err: SmpError): StatusError {
     case 'BadRequest':
       return Errors.badRequest(err.message);
     case 'Invalid':
-      // NewGenericServerResponse(422, ...) replaces the message with its generic text.
-      return new StatusError(422, 'Invalid', 'the server rejected our request due to an error in our request', {});
+      return unprocessablePatchError(err);
     default:
       // A plain Go error: ErrorToAPIStatus answers 500 with reason "" and the error text.
       return new StatusError(500, '', err.message);

@@ -13,7 +13,7 @@ import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TAB
 import { ObjectFilter } from './object.filter';
 import { parseRequestInfo, type RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, ALL_VERBS } from './resource.definition';
-import { writeBuffer, writeObject, writeStatus } from './response.writer';
+import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject, writeStatus } from './response.writer';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { streamWatch } from './watch.stream';
 import { OpenApiDocuments } from './openapi';
@@ -349,7 +349,8 @@ export class GenericApiServer {
           writeObject(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: body.metadata, items: body.items.map(partial) }, negotiated.format);
           return 200;
         }
-        writeObject(res, 200, body, negotiated.format);
+        if (negotiated.format === 'json') writeJsonText(res, 200, listJson(body, body.items));
+        else writeObject(res, 200, body, negotiated.format);
         return 200;
       }
       case 'create': {
@@ -395,6 +396,7 @@ export class GenericApiServer {
     let body: unknown = obj;
     if (negotiated.as?.kind === 'Table') body = buildTable(h.def.tableColumns ?? [], [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject(query));
     else if (negotiated.as?.kind === 'PartialObjectMetadata') body = partial(obj);
+    else if (negotiated.format === 'json') return writeJsonText(res, code, cachedJson(obj), ctx.warnings), code;
     writeObject(res, code, body, negotiated.format, ctx.warnings);
     return code;
   }

@@ -3,6 +3,7 @@ import { Errors, toStatus, type KubeObject, type WatchEventType } from '@kube/ap
 import type { StorageEvent, WatchChannel } from '@kube/storage';
 import type { ObjectFilter } from './object.filter';
 import { watchersGauge, watchEventsTotal } from './apiserver.metrics';
+import { cachedJson } from './response.writer';
 
 export interface WatchStreamOptions {
   filter: ObjectFilter;
@@ -52,7 +53,7 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   let first = true;
   let lastRV = String(opts.currentRevision());
   const write = (type: WatchEventType, object: unknown): void => {
-    res.write(`${JSON.stringify({ type, object })}\n`);
+    res.write(`{"type":"${type}","object":${typeof object === 'object' && object !== null ? cachedJson(object) : JSON.stringify(object)}}\n`);
     watchEventsTotal.inc(opts.labels);
   };
   const stop = (): void => channel.close();
