@@ -35,7 +35,8 @@ describe('@kubernetes/client-node informer (list + watch)', () => {
 
     for (let i = 1; i <= 5; i++) {
       await core.createNamespacedConfigMap({ namespace: 'informed', body: { metadata: { name: `cm-${i}` }, data: { v: '0' } } });
-      await core.patchNamespacedConfigMap({ namespace: 'informed', name: `cm-${i}`, body: { data: { v: String(i) } } }, { headers: { 'Content-Type': 'application/merge-patch+json' } } as never);
+      // client-node sends PATCH bodies as application/json-patch+json.
+      await core.patchNamespacedConfigMap({ namespace: 'informed', name: `cm-${i}`, body: [{ op: 'replace', path: '/data/v', value: String(i) }] });
     }
     await core.deleteNamespacedConfigMap({ namespace: 'informed', name: 'cm-3' });
     const expected = ['add:pre:0'];

@@ -138,3 +138,42 @@ describe('core-api over HTTPS', () => {
     }
   });
 });
+
+describe('protection and TTLs', () => {
+  it('answers 429 with Retry-After past max-in-flight, and 504 when a read cannot complete in time', async () => {
+    const limited = await startCoreApi({ etcd: api.etcd, maxRequestsInFlight: 1 });
+    try {
+      // A read at a future resourceVersion waits (up to 3 s) for the cache: it holds the only read slot.
+      const slow = limited.request('GET', '/api/v1/namespaces/default/configmaps/x?resourceVersion=999999999');
+      await new Promise((r) => setTimeout(r, 200));
+      const rejected = await limited.request('GET', '/api/v1/namespaces');
+      expect(rejected.status).toBe(429);
+      expect(rejected.headers['retry-after']).toBe('1');
+      expect(rejected.json()).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', code: 429 });
+      const timedOut = await slow;
+      expect(timedOut.status).toBe(504);
+      expect(timedOut.json<{ message: string }>().message).toContain('Too large resource version: 999999999');
+      const watch = await limited.request('GET', '/api/v1/namespaces?watch=true&timeoutSeconds=1');
+      expect(watch.status).toBe(200);
+    } finally {
+      await limited.stop();
+    }
+  });
+
+  it('stores events with a one-hour etcd lease', async () => {
+    const ev = { metadata: { name: 'ev1' }, involvedObject: { kind: 'ConfigMap', name: 'x', namespace: 'default' }, reason: 'Test', message: 'hello', type: 'Normal' };
+    const r = await api.request('POST', '/api/v1/namespaces/default/events', { body: JSON.stringify(ev) });
+    expect(r.status).toBe(201);
+    const { Etcd3 } = await import('etcd3');
+    const client = new Etcd3({ hosts: api.etcd.endpoint.replace('http://', '') });
+    try {
+      const kv = (await client.get('/registry/events/default/ev1').exec()).kvs[0];
+      expect(kv.lease).not.toBe('0');
+      const ttl = await client.leaseClient.leaseTimeToLive({ ID: kv.lease, keys: false });
+      expect(Number(ttl.TTL)).toBeGreaterThan(3500);
+      expect(Number(ttl.TTL)).toBeLessThanOrEqual(3660);
+    } finally {
+      client.close();
+    }
+  });
+});

@@ -11,3 +11,4 @@ export * from './names.validation';
 export * from './json-merge-patch';
 export * from './json-patch';
 export * from './strategic-merge-patch';
+export * from './protobuf';

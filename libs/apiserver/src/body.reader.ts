@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { Errors, type JsonValue } from '@kube/apimachinery';
+import { decodeKubeProtobuf, Errors, isKubeProtobuf, type JsonValue } from '@kube/apimachinery';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
 /** Deeper input is refused before any recursive code sees it. */
 export const MAX_NESTING_DEPTH = 1000;
 
-export type BodyFormat = 'json' | 'yaml';
+export type BodyFormat = 'json' | 'yaml' | 'protobuf';
 
 /**
  * Reads a request body, refusing anything over the limit with 413 as soon as that is known (the
@@ -32,8 +32,12 @@ export async function readBody(req: IncomingMessage, limit = MAX_REQUEST_BODY_BY
   return Buffer.concat(chunks);
 }
 
-/** JSON for every JSON-ish media type (patch types included), YAML for application/yaml and apply patches. */
+/**
+ * JSON for every JSON-ish media type (patch types included), YAML for application/yaml and apply patches,
+ * protobuf for the Kubernetes envelope that client-go's typed clients send for built-in kinds.
+ */
 export function bodyFormat(contentType: string | undefined): BodyFormat | undefined {
+  if (isKubeProtobuf(contentType)) return 'protobuf';
   const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
   if (type === '' || type === 'application/json' || type.endsWith('+json')) return 'json';
   if (type === 'application/yaml' || type === 'application/apply-patch+yaml' || type === 'text/yaml') return 'yaml';
@@ -58,7 +62,12 @@ export function checkNesting(text: string, max = MAX_NESTING_DEPTH): void {
   }
 }
 
+/** Protobuf decodes to the same JSON form; fields its tables do not map are dropped. */
 export function decodeBody(raw: Buffer, format: BodyFormat): JsonValue {
+  if (format === 'protobuf') {
+    if (raw.length === 0) throw Errors.badRequest('the request body is empty');
+    return decodeKubeProtobuf(raw).object;
+  }
   const text = raw.toString('utf8');
   if (text.trim() === '') throw Errors.badRequest('the request body is empty');
   if (format === 'json' || /^\s*[{[]/.test(text)) {

@@ -1,0 +1,28 @@
+/** Which envelope kinds this server can decode from protobuf, and with which field table. */
+import { Lease } from './coordination.fields';
+import { ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount } from './core.fields';
+import type { MessageSpec } from './field.schema';
+import { DeleteOptions } from './meta.fields';
+
+const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
+  ['v1/ConfigMap', ConfigMap],
+  ['v1/Secret', Secret],
+  ['v1/Namespace', Namespace],
+  ['v1/ServiceAccount', ServiceAccount],
+  ['v1/Service', Service],
+  ['v1/Pod', Pod],
+  ['v1/Endpoints', Endpoints],
+  ['v1/Event', Event],
+  ['coordination.k8s.io/v1/Lease', Lease],
+]);
+
+/** The field table for apiVersion/kind, if supported. DeleteOptions is registered in every group version. */
+export function messageSpecFor(apiVersion: string, kind: string): MessageSpec | undefined {
+  if (kind === 'DeleteOptions') return DeleteOptions;
+  return KINDS.get(`${apiVersion}/${kind}`);
+}
+
+/** "v1/ConfigMap", "coordination.k8s.io/v1/Lease", …: for diagnostics and tests. */
+export function supportedProtobufKinds(): string[] {
+  return [...KINDS.keys(), '*/DeleteOptions'];
+}

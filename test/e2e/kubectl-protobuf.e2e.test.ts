@@ -1,0 +1,158 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKubectl, tempDir, type KubectlResult } from '@kube/testing';
+import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+
+/**
+ * kubectl's typed clients (create configmap/secret/namespace/service/serviceaccount, run) send
+ * application/vnd.kubernetes.protobuf from 1.32 on and JSON before; both must store the same objects.
+ */
+const VERSIONS = [
+  { version: '1.33', contentType: 'application/vnd.kubernetes.protobuf' },
+  { version: '1.30', contentType: 'application/json' },
+];
+
+type Json = Record<string, any>;
+
+/** Not valid UTF-8, so kubectl puts the file under binaryData. */
+const BLOB = Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x80, 0x7f, 0xc3, 0x28]);
+
+const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
+
+/** Drops what the server assigns on create, leaving what the client sent (plus defaults we assert on). */
+function clientFields(obj: Json): Json {
+  const { uid, resourceVersion, creationTimestamp, generation, managedFields, ...metadata } = obj.metadata;
+  expect(uid).toMatch(/^[0-9a-f-]{36}$/);
+  expect(resourceVersion).toMatch(/^\d+$/);
+  expect(creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  expect(generation).toBe(1);
+  void managedFields;
+  return { ...obj, metadata };
+}
+
+describe.each(VERSIONS)('kubectl $version typed clients against core-api', ({ version, contentType }) => {
+  let api: CoreApiHarness;
+  const dir = tempDir(`kubectl-protobuf-${version}`);
+  const k = (args: string[]): Promise<KubectlResult> => runKubectl(args, { kubeconfig: api.kubeconfig, version });
+  const ok = async (args: string[]): Promise<string> => {
+    const r = await k(args);
+    expect(r.stderr.replace(/^(Warning|WARNING):.*\n?/gm, ''), `kubectl ${args.join(' ')}`).toBe('');
+    expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
+    return r.stdout;
+  };
+  const getJson = async (...args: string[]): Promise<Json> => JSON.parse(await ok(['get', ...args, '-o', 'json'])) as Json;
+
+  beforeAll(async () => {
+    api = await startCoreApi();
+    writeFileSync(join(dir, 'blob.bin'), BLOB);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'tls.key'), '-out', join(dir, 'tls.crt'), '-days', '1', '-subj', '/CN=protobuf.test'], { stdio: 'ignore' });
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it(`sends typed create bodies as ${contentType}`, async () => {
+    const r = await k(['create', 'configmap', 'probe', '-v=8']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`Content-Type: ${contentType.replace(/\./g, '\\.')}\\s`));
+  });
+
+  it('creates a configmap with data and binaryData', async () => {
+    await ok(['create', 'configmap', 'x', '--from-literal=a=1', `--from-file=${join(dir, 'blob.bin')}`]);
+    expect(clientFields(await getJson('configmap', 'x'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'x', namespace: 'default' },
+      data: { a: '1' },
+      binaryData: { 'blob.bin': b64(BLOB) },
+    });
+  });
+
+  it('creates generic, tls and docker-registry secrets', async () => {
+    await ok(['create', 'secret', 'generic', 's', '--from-literal=p=q']);
+    expect(clientFields(await getJson('secret', 's'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'default' },
+      data: { p: b64('q') },
+      type: 'Opaque',
+    });
+
+    await ok(['create', 'secret', 'tls', 't', `--cert=${join(dir, 'tls.crt')}`, `--key=${join(dir, 'tls.key')}`]);
+    expect(clientFields(await getJson('secret', 't'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 't', namespace: 'default' },
+      data: { 'tls.crt': b64(readFileSync(join(dir, 'tls.crt'))), 'tls.key': b64(readFileSync(join(dir, 'tls.key'))) },
+      type: 'kubernetes.io/tls',
+    });
+
+    await ok(['create', 'secret', 'docker-registry', 'd', '--docker-server=registry.test', '--docker-username=u', '--docker-password=p']);
+    const docker = clientFields(await getJson('secret', 'd'));
+    expect(docker.type).toBe('kubernetes.io/dockerconfigjson');
+    expect(Object.keys(docker.data)).toEqual(['.dockerconfigjson']);
+    expect(JSON.parse(Buffer.from(docker.data['.dockerconfigjson'], 'base64').toString())).toEqual({
+      auths: { 'registry.test': { username: 'u', password: 'p', auth: b64('u:p') } },
+    });
+  });
+
+  it('creates a namespace', async () => {
+    await ok(['create', 'namespace', 'n']);
+    const ns = clientFields(await getJson('namespace', 'n'));
+    expect(ns).toEqual({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: 'n', labels: { 'kubernetes.io/metadata.name': 'n' } },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+  });
+
+  it('creates clusterip and nodeport services with targetPorts', async () => {
+    await ok(['create', 'service', 'clusterip', 's1', '--tcp=80:8080']);
+    const s1 = clientFields(await getJson('service', 's1'));
+    expect(s1.metadata).toEqual({ name: 's1', namespace: 'default', labels: { app: 's1' } });
+    expect(s1.spec.ports).toEqual([{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }]);
+    expect(s1.spec.selector).toEqual({ app: 's1' });
+    expect(s1.spec.type).toBe('ClusterIP');
+    expect(s1.spec.clusterIP).toMatch(/^10\.(9[6-9]|1[01]\d)\.\d+\.\d+$/);
+
+    await ok(['create', 'service', 'nodeport', 's2', '--tcp=81:8081']);
+    const s2 = clientFields(await getJson('service', 's2'));
+    expect(s2.spec.type).toBe('NodePort');
+    expect(s2.spec.ports).toEqual([{ name: '81-8081', protocol: 'TCP', port: 81, targetPort: 8081, nodePort: expect.any(Number) }]);
+    expect(s2.spec.ports[0].nodePort).toBeGreaterThanOrEqual(30000);
+    expect(s2.spec.ports[0].nodePort).toBeLessThan(32768);
+  });
+
+  it('creates a serviceaccount', async () => {
+    await ok(['create', 'serviceaccount', 'sa']);
+    expect(clientFields(await getJson('serviceaccount', 'sa'))).toEqual({
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name: 'sa', namespace: 'default' },
+    });
+  });
+
+  it('runs a pod with labels, a port and env', async () => {
+    await ok(['run', 'p', '--image=nginx', '--labels=app=x', '--port=80', '--env=A=B']);
+    const pod = clientFields(await getJson('pod', 'p'));
+    console.log(JSON.stringify(pod, null, 1));
+    expect(pod.metadata).toEqual({ name: 'p', namespace: 'default', labels: { app: 'x' } });
+    expect(pod.spec.containers).toHaveLength(1);
+    const [container] = pod.spec.containers;
+    expect(container.name).toBe('p');
+    expect(container.image).toBe('nginx');
+    expect(container.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
+    expect(container.env).toEqual([{ name: 'A', value: 'B' }]);
+    expect(container.resources).toEqual({});
+  });
+
+  it('deletes what it created', async () => {
+    expect(await ok(['delete', 'configmap', 'x'])).toContain('configmap "x" deleted');
+    expect(await ok(['delete', 'pod', 'p', '--grace-period=0', '--force'])).toContain('pod "p" force deleted');
+  });
+});
