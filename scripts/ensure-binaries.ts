@@ -1,6 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { EXECUTABLE_DIRS, findExecutable } from '@kube/testing';
 
 /** A binary the local stack and the tests need, and the Debian package that provides it. */
 export interface RequiredBinary {
@@ -22,7 +21,6 @@ export interface EnsureBinariesOptions {
 }
 
 /** Debian installs nats-server into /usr/sbin, which is not on a non-root user's PATH. */
-const EXTRA_DIRS: readonly string[] = ['/usr/sbin', '/usr/local/sbin', '/usr/local/bin', '/usr/bin'];
 
 export class MissingBinariesError extends Error {
   constructor(
@@ -34,10 +32,7 @@ export class MissingBinariesError extends Error {
   }
 }
 
-export function findExecutable(name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter).filter(Boolean), ...EXTRA_DIRS];
-  return dirs.map((dir) => join(dir, name)).find(isExecutable);
-}
+export { findExecutable };
 
 /**
  * Resolves every required binary; when some are missing and we are root on a system with apt-get, installs
@@ -80,21 +75,13 @@ function installInstructions(missing: readonly RequiredBinary[]): string {
   const names = missing.map((b) => b.name).join(', ');
   const packages = missing.map((b) => b.debianPackage).join(' ');
   return [
-    `Missing required binaries: ${names} (looked on PATH and in ${EXTRA_DIRS.join(', ')}).`,
+    `Missing required binaries: ${names} (looked on PATH and in ${EXECUTABLE_DIRS.join(', ')}).`,
     'Install them, on Debian/Ubuntu:',
     `  sudo apt-get update && sudo apt-get install -y ${packages}`,
     'or put etcd (3.4+) and nats-server (2.9+) binaries on PATH.',
   ].join('\n');
 }
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function main(): void {
   try {

@@ -1,6 +1,12 @@
 /**
  * Schemas of the built-in types core-api serves, extracted from Kubernetes' published OpenAPI v3 spec.
  * They are generated .ts modules rather than .json because the swc build does not copy JSON into dist.
+ * The meta/v1 types they reference (ObjectMeta, Status, …) are shared from @kube/apiserver.
  */
-export { coordinationV1Components } from './coordination-v1.schemas';
-export { coreV1Components } from './core-v1.schemas';
+import type { SchemaComponents } from '@kube/apimachinery';
+import { metaV1Components } from '@kube/apiserver';
+import { coordinationV1Components as coordinationOwn } from './coordination-v1.schemas';
+import { coreV1Components as coreOwn } from './core-v1.schemas';
+
+export const coreV1Components: SchemaComponents = { ...metaV1Components, ...coreOwn };
+export const coordinationV1Components: SchemaComponents = { ...metaV1Components, ...coordinationOwn };
