@@ -3,11 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKubectl, tempDir, type KubectlResult } from '@kube/testing';
+import { kubeProtobufBody, pb } from '../../libs/apimachinery/src/protobuf/protobuf.testing';
 import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
 
 /**
- * kubectl's typed clients (create configmap/secret/namespace/service/serviceaccount, run) send
+ * kubectl's typed clients (create configmap/secret/namespace/service/serviceaccount) send
  * application/vnd.kubernetes.protobuf from 1.32 on and JSON before; both must store the same objects.
+ * (run and delete go through the JSON resource helper in every version.)
  */
 const VERSIONS = [
   { version: '1.33', contentType: 'application/vnd.kubernetes.protobuf' },
@@ -21,14 +23,35 @@ const BLOB = Buffer.from([0xff, 0xfe, 0x00, 0x01, 0x80, 0x7f, 0xc3, 0x28]);
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 
+/** What `kubectl run p --image=nginx --port=80 --env=A=B` stores once the server has defaulted it. */
+const RUN_POD_SPEC = {
+  containers: [
+    {
+      name: 'p',
+      image: 'nginx',
+      ports: [{ containerPort: 80, protocol: 'TCP' }],
+      env: [{ name: 'A', value: 'B' }],
+      resources: {},
+      imagePullPolicy: 'Always',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    },
+  ],
+  dnsPolicy: 'ClusterFirst',
+  enableServiceLinks: true,
+  restartPolicy: 'Always',
+  schedulerName: 'default-scheduler',
+  securityContext: {},
+  terminationGracePeriodSeconds: 30,
+};
+
 /** Drops what the server assigns on create, leaving what the client sent (plus defaults we assert on). */
 function clientFields(obj: Json): Json {
-  const { uid, resourceVersion, creationTimestamp, generation, managedFields, ...metadata } = obj.metadata;
+  const { uid, resourceVersion, creationTimestamp, generation, managedFields: _managedFields, ...metadata } = obj.metadata;
   expect(uid).toMatch(/^[0-9a-f-]{36}$/);
   expect(resourceVersion).toMatch(/^\d+$/);
   expect(creationTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   expect(generation).toBe(1);
-  void managedFields;
   return { ...obj, metadata };
 }
 
@@ -140,19 +163,83 @@ describe.each(VERSIONS)('kubectl $version typed clients against core-api', ({ ve
   it('runs a pod with labels, a port and env', async () => {
     await ok(['run', 'p', '--image=nginx', '--labels=app=x', '--port=80', '--env=A=B']);
     const pod = clientFields(await getJson('pod', 'p'));
-    console.log(JSON.stringify(pod, null, 1));
     expect(pod.metadata).toEqual({ name: 'p', namespace: 'default', labels: { app: 'x' } });
-    expect(pod.spec.containers).toHaveLength(1);
-    const [container] = pod.spec.containers;
-    expect(container.name).toBe('p');
-    expect(container.image).toBe('nginx');
-    expect(container.ports).toEqual([{ containerPort: 80, protocol: 'TCP' }]);
-    expect(container.env).toEqual([{ name: 'A', value: 'B' }]);
-    expect(container.resources).toEqual({});
+    expect(pod.spec).toEqual(RUN_POD_SPEC);
   });
 
   it('deletes what it created', async () => {
     expect(await ok(['delete', 'configmap', 'x'])).toContain('configmap "x" deleted');
     expect(await ok(['delete', 'pod', 'p', '--grace-period=0', '--force'])).toContain('pod "p" force deleted');
+  });
+});
+
+/** Bodies client-go typed clients send that kubectl itself does not (kubectl run and delete use JSON). */
+describe('typed-client protobuf bodies against core-api', () => {
+  let api: CoreApiHarness;
+  const headers = { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf,application/json' };
+  const send = (method: string, path: string, body: Buffer) => api.request(method, path, { body, headers });
+
+  beforeAll(async () => {
+    api = await startCoreApi();
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('creates a pod from protobuf exactly as from kubectl run', async () => {
+    const container = pb.msg(
+      2,
+      pb.str(1, 'p'),
+      pb.str(2, 'nginx'),
+      pb.str(5, ''),
+      pb.msg(6, pb.str(1, ''), pb.varint(2, 0), pb.varint(3, 80), pb.str(4, ''), pb.str(5, '')),
+      pb.msg(7, pb.str(1, 'A'), pb.str(2, 'B')),
+      pb.msg(8),
+      pb.str(13, ''),
+      pb.str(14, ''),
+      pb.varint(16, false),
+      pb.varint(17, false),
+      pb.varint(18, false),
+      pb.str(20, ''),
+    );
+    const spec = pb.msg(2, container, pb.str(3, 'Always'), pb.str(6, 'ClusterFirst'), pb.str(8, ''), pb.str(9, ''), pb.str(10, ''), pb.varint(11, false), pb.str(19, ''));
+    const created = await send('POST', '/api/v1/namespaces/default/pods', kubeProtobufBody('v1', 'Pod', pb.msg(1, pb.str(1, 'typed'), pb.str(3, ''), pb.entry(11, 'app', 'x')), spec, pb.msg(3, pb.str(1, ''))));
+    expect(created.status, created.body).toBe(201);
+    expect(created.headers['content-type']).toBe('application/json');
+    const pod = clientFields(created.json());
+    expect(pod.metadata).toEqual({ name: 'typed', namespace: 'default', labels: { app: 'x' } });
+    expect(pod.spec).toEqual(RUN_POD_SPEC);
+  });
+
+  it('creates a lease with MicroTime fields and deletes it with protobuf DeleteOptions', async () => {
+    const renew = new Date('2025-01-02T03:04:05.678Z');
+    const lease = kubeProtobufBody(
+      'coordination.k8s.io/v1',
+      'Lease',
+      pb.msg(1, pb.str(1, 'holder')),
+      pb.msg(2, pb.str(1, 'node-1'), pb.varint(2, 40), pb.time(3, new Date('2025-01-01T00:00:00Z'), 0), pb.time(4, renew, 678_901_000), pb.varint(5, 0)),
+    );
+    const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
+    const created = await send('POST', path, lease);
+    expect(created.status, created.body).toBe(201);
+    const stored = clientFields((await api.request('GET', `${path}/holder`)).json());
+    expect(stored.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, acquireTime: '2025-01-01T00:00:00.000000Z', renewTime: '2025-01-02T03:04:05.678901Z', leaseTransitions: 0 });
+
+    const wrongUid = await send('DELETE', `${path}/holder`, kubeProtobufBody('meta.k8s.io/v1', 'DeleteOptions', pb.msg(2, pb.str(1, 'not-the-uid'))));
+    expect(wrongUid.status, wrongUid.body).toBe(409);
+    const deleted = await send('DELETE', `${path}/holder`, kubeProtobufBody('meta.k8s.io/v1', 'DeleteOptions', pb.varint(1, 0), pb.msg(2, pb.str(1, created.json<Json>().metadata.uid)), pb.str(4, 'Background')));
+    expect(deleted.status, deleted.body).toBe(200);
+    expect((await api.request('GET', `${path}/holder`)).status).toBe(404);
+  });
+
+  it('answers 400 for a malformed body and 415 for a kind it cannot decode', async () => {
+    const truncated = kubeProtobufBody('v1', 'ConfigMap', pb.msg(1, pb.str(1, 'cut')));
+    const bad = await send('POST', '/api/v1/namespaces/default/configmaps', truncated.subarray(0, truncated.length - 3));
+    expect(bad.status).toBe(400);
+    expect(bad.json<Json>().message).toContain('protobuf request body is malformed');
+    const unsupported = await send('POST', '/api/v1/namespaces/default/configmaps', kubeProtobufBody('apps/v1', 'Deployment', pb.msg(1, pb.str(1, 'd'))));
+    expect(unsupported.status).toBe(415);
+    expect(unsupported.json<Json>().reason).toBe('UnsupportedMediaType');
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { register } from 'prom-client';
-import { Errors, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
+import { Errors, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
 import { Authenticator, type AuthenticationOptions } from './authentication';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
@@ -107,8 +107,32 @@ export class GenericApiServer {
       byResource.set(def.plural, handler);
       this.routes.set(key, byResource);
       this.handlersByResource.set(`${def.group}/${def.plural}`, handler);
-      this.definitions.push(def);
+      const existing = this.definitions.findIndex((d) => d.group === def.group && d.version === def.version && d.plural === def.plural);
+      if (existing >= 0) this.definitions.splice(existing, 1, def);
+      else this.definitions.push(def);
     }
+    this.rebuildDocuments();
+  }
+
+  /** Stops serving a resource (a deleted CRD version); its storage stays. */
+  uninstall(group: string, version: string, plural: string): void {
+    const key = `${group}/${version}`;
+    const byResource = this.routes.get(key);
+    if (!byResource?.delete(plural)) return;
+    if (byResource.size === 0) this.routes.delete(key);
+    const idx = this.definitions.findIndex((d) => d.group === group && d.version === version && d.plural === plural);
+    if (idx >= 0) this.definitions.splice(idx, 1);
+    if (!this.definitions.some((d) => d.group === group && d.plural === plural)) this.handlersByResource.delete(`${group}/${plural}`);
+    this.rebuildDocuments();
+  }
+
+  /**
+   * False until the owner of dynamic resources (the CRD controller) has installed every known path: until then
+   * an unknown path answers 503 with Retry-After instead of 404, as kube does right after a start.
+   */
+  pathsInstalled = true;
+
+  private rebuildDocuments(): void {
     this.discovery.rebuild(this.definitions, this.options.groupPriority);
     this.openapi = new OpenApiDocuments(this.definitions);
   }
@@ -282,7 +306,7 @@ export class GenericApiServer {
 
   private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
     const handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
-    if (!handler) throw notFoundPath();
+    if (!handler) throw this.pathsInstalled ? notFoundPath() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
     const def = handler.def;
     if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();
     if (info.subresource && !this.subresourceAllowed(def, info.subresource)) throw notFoundPath();
@@ -295,6 +319,7 @@ export class GenericApiServer {
   private subresourceAllowed(def: ResourceDefinition, sub: string): boolean {
     if (sub === 'status') return !!def.subresources?.status;
     if (sub === 'finalize') return def.group === '' && def.plural === 'namespaces';
+    if (sub === 'scale') return !!def.subresources?.scale;
     return false;
   }
 
@@ -332,6 +357,8 @@ export class GenericApiServer {
     const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
     const write = writeOptions(query);
     const ctx = this.ctx(user, info, write.dryRun);
+    if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
+    if (info.subresource === 'scale') return this.serveScale(req, res, h, info, ns, ctx, write);
     switch (info.verb) {
       case 'get': {
         const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined);
@@ -342,15 +369,15 @@ export class GenericApiServer {
         const { result: _r, ...body } = list;
         if (negotiated.as?.kind === 'Table') {
           const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query));
-          writeObject(res, 200, table, negotiated.format);
+          writeObject(res, 200, table, negotiated.format, ctx.warnings);
           return 200;
         }
         if (negotiated.as?.kind === 'PartialObjectMetadataList' || negotiated.as?.kind === 'PartialObjectMetadata') {
           writeObject(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: body.metadata, items: body.items.map(partial) }, negotiated.format);
           return 200;
         }
-        if (negotiated.format === 'json') writeJsonText(res, 200, listJson(body, body.items));
-        else writeObject(res, 200, body, negotiated.format);
+        if (negotiated.format === 'json') writeJsonText(res, 200, listJson(body, body.items), ctx.warnings);
+        else writeObject(res, 200, body, negotiated.format, ctx.warnings);
         return 200;
       }
       case 'create': {
@@ -390,6 +417,31 @@ export class GenericApiServer {
       default:
         throw Errors.methodNotSupported(h.gr, info.verb);
     }
+  }
+
+  private async serveScale(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, ns: string | undefined, ctx: RequestContext, write: WriteOptions): Promise<number> {
+    let scale: KubeObject;
+    switch (info.verb) {
+      case 'get':
+        scale = await h.getScale(ns, info.name);
+        break;
+      case 'update': {
+        const body = await this.readJson(req);
+        scale = await h.updateScale(ctx, ns, info.name, () => body as unknown as KubeObject, write);
+        break;
+      }
+      case 'patch': {
+        const type = PATCH_CONTENT_TYPES[(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()];
+        if (type !== 'json' && type !== 'merge') throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', ['application/json-patch+json', 'application/merge-patch+json']);
+        const patch = decodeBody(await readBody(req), 'json');
+        scale = await h.updateScale(ctx, ns, info.name, (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)) as unknown as KubeObject, write);
+        break;
+      }
+      default:
+        throw Errors.methodNotSupported(h.gr, info.verb);
+    }
+    writeObject(res, 200, scale, 'json', ctx.warnings);
+    return 200;
   }
 
   private respond(res: ServerResponse, code: number, h: RestHandler, obj: KubeObject, negotiated: Negotiated, query: URLSearchParams, ctx: RequestContext): number {

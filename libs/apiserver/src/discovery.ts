@@ -47,6 +47,7 @@ function apiResources(defs: ResourceDefinition[]): APIResource[] {
     r.storageVersionHash = storageVersionHash(def);
     out.push(r);
     if (def.subresources?.status) out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
+    if (def.subresources?.scale) out.push({ name: `${def.plural}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   }
   return out;
 }
@@ -62,7 +63,10 @@ function aggregatedResources(defs: ResourceDefinition[]): unknown[] {
     };
     if (def.shortNames?.length) r.shortNames = def.shortNames;
     if (def.categories?.length) r.categories = def.categories;
-    if (def.subresources?.status) r.subresources = [{ subresource: 'status', responseKind: { group: def.group, version: def.version, kind: def.kind }, verbs: ['get', 'patch', 'update'] }];
+    const subresources: unknown[] = [];
+    if (def.subresources?.status) subresources.push({ subresource: 'status', responseKind: { group: def.group, version: def.version, kind: def.kind }, verbs: ['get', 'patch', 'update'] });
+    if (def.subresources?.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+    if (subresources.length) r.subresources = subresources;
     return r;
   });
 }

@@ -68,7 +68,7 @@ export interface ResourceDefinition {
   namespaced: boolean;
   /** Defaults to ALL_VERBS. */
   verbs?: Verb[];
-  subresources?: { status?: boolean };
+  subresources?: { status?: boolean; scale?: ScaleSubresource };
   /** OpenAPI v3 schema: `name` is the entry of `components` describing the kind. */
   schema?: { name: string; components: SchemaComponents };
   /** Extra columns after NAME (and before AGE, which is added unless a column named Age exists). */
@@ -77,9 +77,22 @@ export interface ResourceDefinition {
   /** etcd key segment: /registry/<storagePrefix>/[ns/]name. Defaults to plural (core) or <group>/<plural>. */
   storagePrefix?: string;
   nameValidation?: NameValidation;
+  /** Custom resources do not take strategic merge patches (kube answers 415 listing the accepted types). */
+  disableStrategicMergePatch?: boolean;
+  /** Sent as a `Warning` header on every request to this version (deprecated CRD versions). */
+  deprecationWarning?: string;
+  /** apiVersion objects are stored in when several versions share one storage (CRDs); default this version. */
+  storageVersion?: string;
   hooks?: ResourceHooks;
   /** Objects expire this many seconds after their last write (events: 3600), through an etcd lease. */
   ttlSeconds?: number;
+}
+
+/** A /scale subresource mapped onto the object through simple JSON paths (".spec.replicas"), as CRDs declare it. */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
 }
 
 /** Rules for metadata.name (kube's ValidateNameFunc): DNS-1123 subdomain unless the kind says otherwise. */

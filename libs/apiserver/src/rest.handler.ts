@@ -18,8 +18,9 @@ import {
 } from '@kube/apimachinery';
 import type { ListResult, ResourceStore } from '@kube/storage';
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn } from './resource.definition';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ScaleSubresource, UndoFn } from './resource.definition';
 import { ObjectFilter } from './object.filter';
+import { applyScale, toScale } from './scale.subresource';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -67,6 +68,8 @@ export class RestHandler {
   readonly apiVersion: string;
   readonly listKind: string;
   readonly acceptedPatchTypes: string[];
+  /** Objects are written with this apiVersion (the storage version when several versions share storage). */
+  readonly storageApiVersion: string;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -77,7 +80,12 @@ export class RestHandler {
     this.gk = { group: def.group, kind: def.kind };
     this.apiVersion = formatGroupVersion(def);
     this.listKind = def.listKind ?? `${def.kind}List`;
-    this.acceptedPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', ...(def.schema ? ['application/strategic-merge-patch+json'] : [])];
+    this.acceptedPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', ...(this.strategicMergeAllowed ? ['application/strategic-merge-patch+json'] : [])];
+    this.storageApiVersion = def.storageVersion ? formatGroupVersion({ group: def.group, version: def.storageVersion }) : this.apiVersion;
+  }
+
+  private get strategicMergeAllowed(): boolean {
+    return !!this.def.schema && !this.def.disableStrategicMergePatch;
   }
 
   // ---- reads ----
@@ -133,7 +141,7 @@ export class RestHandler {
     await this.runValidate('CREATE', ctx, '', obj);
     const undo = opts.dryRun ? undefined : await this.def.hooks?.beforeCreate?.(obj, ctx);
     try {
-      return this.withTypeMeta(await this.store.create(obj, { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds }));
+      return this.withTypeMeta(await this.store.create(this.forStorage(obj), { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds }));
     } catch (err) {
       await undo?.();
       throw err;
@@ -156,7 +164,7 @@ export class RestHandler {
 
   async patch(ctx: RequestContext, ns: string | undefined, name: string, patchType: PatchType, patch: JsonValue, opts: WriteOptions, subresource = ''): Promise<KubeObject> {
     if (patchType === 'apply') throw Errors.unsupportedMediaType('application/apply-patch+yaml', this.acceptedPatchTypes);
-    if (patchType === 'strategic' && !this.def.schema) throw Errors.unsupportedMediaType('application/strategic-merge-patch+json', this.acceptedPatchTypes);
+    if (patchType === 'strategic' && !this.strategicMergeAllowed) throw Errors.unsupportedMediaType('application/strategic-merge-patch+json', this.acceptedPatchTypes);
     const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
       const current = cur as KubeObject;
       const patched = this.applyPatch(current, patchType, patch);
@@ -241,7 +249,7 @@ export class RestHandler {
     this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
     await this.runValidate('CREATE', ctx, '', obj);
     if (!opts.dryRun) await this.def.hooks?.beforeCreate?.(obj, ctx);
-    return obj;
+    return this.forStorage(obj);
   }
 
   private async prepareUpdate(
@@ -266,6 +274,8 @@ export class RestHandler {
       // /status changes status only: everything else comes from the stored object.
       obj = { ...clone(current), status: incoming.status };
       if (incoming.status === undefined) delete obj.status;
+    } else if (subresource === 'scale') {
+      obj = incoming;
     } else if (subresource === 'finalize') {
       // A namespace's /finalize changes spec.finalizers only.
       obj = clone(current);
@@ -284,12 +294,45 @@ export class RestHandler {
     if (startDeletion) this.markDeleting(obj);
     if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
     const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
-    if (!subresource) errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
+    if (!subresource || subresource === 'scale') errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
     this.validate(obj, errors);
     await this.runValidate('UPDATE', ctx, subresource, obj, current);
     if (!opts.dryRun) setUndo(await this.def.hooks?.beforeUpdate?.(obj, current, ctx));
     delete obj.metadata.resourceVersion;
+    return this.forStorage(obj);
+  }
+
+  /** Conversion "None" between versions sharing storage: only apiVersion changes. */
+  private forStorage(obj: KubeObject): KubeObject {
+    if (obj.apiVersion !== this.storageApiVersion) obj.apiVersion = this.storageApiVersion;
     return obj;
+  }
+
+  // ---- scale ----
+
+  async getScale(ns: string | undefined, name: string): Promise<KubeObject> {
+    const sub = this.scaleSubresource();
+    return toScale(await this.store.get(ns, name), sub);
+  }
+
+  /** PUT or PATCH of /scale: the change is applied to the Scale view, then written back as spec.replicas. */
+  async updateScale(ctx: RequestContext, ns: string | undefined, name: string, change: (scale: KubeObject) => KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const sub = this.scaleSubresource();
+    const { object } = await this.writeUpdate(ctx, ns, name, opts, 'scale', false, (cur) => {
+      const current = clone(cur as KubeObject);
+      const desired = change(toScale(current, sub));
+      const rv = desired.metadata?.resourceVersion;
+      if (rv && rv !== current.metadata.resourceVersion) throw Errors.modified(this.gr, name);
+      applyScale(current, desired, sub);
+      return current;
+    });
+    return toScale(object, sub);
+  }
+
+  private scaleSubresource(): ScaleSubresource {
+    const sub = this.def.subresources?.scale;
+    if (!sub) throw Errors.notFound(this.gr, '');
+    return sub;
   }
 
   /** An object being deleted whose last finalizer was just removed is deleted for real. */
