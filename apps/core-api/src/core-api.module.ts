@@ -1,7 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ApiServerModule, type ServerConfig } from '@kube/apiserver';
+import { ApiServerModule, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
 import { Storage } from '@kube/storage';
-import { NamespaceLifecycleAdmission } from './admission/namespace-lifecycle.admission';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
 import { BootstrapController } from './controllers/bootstrap.controller';
 import { NamespaceController } from './controllers/namespace.controller';

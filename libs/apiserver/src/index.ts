@@ -9,3 +9,4 @@ export { nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
 export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, type ApiServerModuleOptions } from './api-server.module';
 export * from './openapi';
+export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';

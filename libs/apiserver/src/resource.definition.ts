@@ -47,6 +47,11 @@ export interface ResourceStrategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   validate?(obj: KubeObject, ctx: RequestContext): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
+  /**
+   * Drops fields the type does not know and returns their paths (for fieldValidation). Default: prune against
+   * `schema` as built-in types do; custom resources bring kube's CR pruning (embedded resources, …).
+   */
+  prune?(obj: KubeObject): string[];
   /** Field selector values beyond metadata.name / metadata.namespace. */
   fields?(obj: KubeObject): Record<string, string>;
   /** PUT of a missing object creates it (namespaces, configmaps… do; CRs do not). Default true. */

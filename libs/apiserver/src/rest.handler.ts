@@ -412,14 +412,18 @@ export class RestHandler {
   }
 
   private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation): void {
-    const schema = this.def.schema;
-    if (!schema) return;
-    const unknown = pruneUnknownFields(obj, { $ref: `#/components/schemas/${schema.name}` }, schema.components);
+    const unknown = this.unknownFields(obj);
     if (!unknown.length || mode === 'Ignore') return;
     if (mode === 'Strict') {
       throw Errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
     }
     for (const f of unknown) ctx.warnings.push(`unknown field "${f}"`);
+  }
+
+  private unknownFields(obj: KubeObject): string[] {
+    if (this.def.strategy?.prune) return this.def.strategy.prune(obj);
+    const schema = this.def.schema;
+    return schema ? pruneUnknownFields(obj, { $ref: `#/components/schemas/${schema.name}` }, schema.components) : [];
   }
 
   private checkNamespace(obj: KubeObject, ns: string | undefined): void {

@@ -1,5 +1,5 @@
 import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
-import type { AdmissionAttributes, AdmissionPlugin } from '@kube/apiserver';
+import type { AdmissionAttributes, AdmissionPlugin } from '../resource.definition';
 import type { ResourceStore } from '@kube/storage';
 
 /** Namespaces kube never lets anyone delete. */
