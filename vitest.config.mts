@@ -14,6 +14,7 @@ export default defineConfig({
       '@kube/apiserver': lib('apiserver'),
       '@kube/pki': lib('pki'),
       '@kube/testing': lib('testing'),
+      '@kube/apiextensions': lib('apiextensions'),
     },
   },
   test: {

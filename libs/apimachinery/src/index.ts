@@ -12,3 +12,4 @@ export * from './json-merge-patch';
 export * from './json-patch';
 export * from './strategic-merge-patch';
 export * from './protobuf';
+export * from './stable-json';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   FieldError,
   generateName,
+  stableStringify,
   isDNS1123Label,
   isDNS1123Subdomain,
   validateAnnotations,
@@ -68,17 +69,6 @@ export function specChanged(a: KubeObject, b: KubeObject): boolean {
   return strip(a) !== strip(b);
 }
 
-export function stableStringify(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(stableStringify).join(',')}]`;
-  if (v && typeof v === 'object') {
-    const entries = Object.keys(v as object)
-      .sort()
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableStringify((v as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
 
 const NAME_RULES: Record<NameValidation, (name: string) => string[]> = {
   subdomain: isDNS1123Subdomain,

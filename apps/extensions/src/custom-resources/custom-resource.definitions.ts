@@ -1,0 +1,123 @@
+import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
+import { CustomResourceSchema } from '@kube/apiextensions';
+import { metaV1Components, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../crd/crd.types';
+import { compileJsonPath } from './json-path';
+
+const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
+
+interface PrinterColumn {
+  name: string;
+  type: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+  jsonPath: string;
+}
+
+/** kube's CRD table convertor: the first value the JSONPath yields, dates shown as ages. */
+function printerColumn(c: PrinterColumn): TableColumn {
+  const read = compileJsonPath(c.jsonPath);
+  const isDate = c.type === 'date';
+  return {
+    name: c.name,
+    type: isDate ? 'string' : (c.type as TableColumn['type']),
+    format: c.format,
+    description: c.description,
+    priority: c.priority ?? 0,
+    cell: (obj: KubeObject) => {
+      const values = read(obj);
+      if (!values.length) return null;
+      const v = values.length === 1 ? values[0] : values.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',');
+      if (isDate && typeof v === 'string') return humanAge(v, Date.now());
+      return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
+    },
+  };
+}
+
+/** The published OpenAPI schema of a custom resource: metadata is ObjectMeta, as kube publishes it. */
+function openApiSchema(crd: CustomResourceDefinition, v: CustomResourceDefinitionVersion, schema: JSONSchemaProps): { name: string; components: SchemaComponents } {
+  const group = crd.spec.group;
+  const kind = crd.spec.names.kind;
+  const name = `${group.split('.').reverse().join('.')}.${v.name}.${kind}`;
+  const root: JSONSchemaProps = {
+    ...schema,
+    type: 'object',
+    properties: {
+      ...(schema.properties ?? {}),
+      apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
+      kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
+      metadata: { $ref: `#/components/schemas/${OBJECT_META}` },
+    },
+    'x-kubernetes-group-version-kind': [{ group, version: v.name, kind }],
+  };
+  const listName = `${name}List`;
+  const list: JSONSchemaProps = {
+    type: 'object',
+    required: ['items'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta' },
+      items: { type: 'array', items: { $ref: `#/components/schemas/${name}` } },
+    },
+    'x-kubernetes-group-version-kind': [{ group, version: v.name, kind: crd.spec.names.listKind ?? `${kind}List` }],
+  };
+  return { name, components: { ...metaV1Components, [name]: root, [listName]: list } };
+}
+
+function scaleOf(v: CustomResourceDefinitionVersion): ResourceDefinition['subresources'] {
+  const scale = v.subresources?.scale;
+  return {
+    status: v.subresources?.status !== undefined,
+    scale: scale ? { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } : undefined,
+  };
+}
+
+/**
+ * One ResourceDefinition per served version of an established CRD: the custom-resource pipeline (prune,
+ * default, validate incl. CEL) as the strategy, printer columns, subresources, deprecation warnings, and the
+ * storage version every version is written in (conversion "None" rewrites only apiVersion).
+ */
+export function customResourceDefinitions(crd: CustomResourceDefinition): ResourceDefinition[] {
+  const storage = crd.spec.versions.find((v) => v.storage)?.name;
+  const names = crd.status?.acceptedNames?.kind ? { ...crd.spec.names, ...crd.status.acceptedNames } : crd.spec.names;
+  return crd.spec.versions
+    .filter((v) => v.served)
+    .map((v) => {
+      const openAPIV3Schema = (v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as JSONSchemaProps;
+      const pipeline = new CustomResourceSchema(openAPIV3Schema);
+      const hasStatus = v.subresources?.status !== undefined;
+      const columns = (v.additionalPrinterColumns ?? []) as PrinterColumn[];
+      const def: ResourceDefinition = {
+        group: crd.spec.group,
+        version: v.name,
+        kind: names.kind,
+        listKind: names.listKind ?? `${names.kind}List`,
+        plural: names.plural,
+        singular: names.singular ?? names.kind.toLowerCase(),
+        shortNames: names.shortNames,
+        categories: names.categories,
+        namespaced: crd.spec.scope === 'Namespaced',
+        subresources: scaleOf(v),
+        schema: openApiSchema(crd, v, openAPIV3Schema),
+        tableColumns: columns.length ? columns.map(printerColumn) : undefined,
+        storagePrefix: `${crd.spec.group}/${crd.spec.names.plural}`,
+        storageVersion: storage,
+        disableStrategicMergePatch: true,
+        deprecationWarning: v.deprecated ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind} is deprecated`) : undefined,
+        strategy: {
+          prune: (obj) => pipeline.prune(obj),
+          default: (obj) => pipeline.default(obj),
+          prepareForCreate: (obj) => {
+            if (hasStatus) delete obj.status;
+          },
+          validate: (obj) => pipeline.validate(obj),
+          validateUpdate: (obj, old) => pipeline.validate(obj, old),
+          allowCreateOnUpdate: false,
+          allowUnconditionalUpdate: false,
+        },
+      };
+      return def;
+    });
+}

@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { serverConfigFromEnv } from '@kube/apiserver';
+import { ExtensionsModule } from './extensions.module';
+
+async function main(): Promise<void> {
+  const app = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfigFromEnv('extensions', 6444)), { logger: ['log', 'warn', 'error'] });
+  app.enableShutdownHooks();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
