@@ -27,10 +27,9 @@ interface ApiServiceSpec {
 
 /** Started in this order, each once the previous one is ready; stopped in reverse. */
 const API_SERVICES: readonly ApiServiceSpec[] = [
-  { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
-  // Later, e.g.:
-  // { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
-  // { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
+  { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_CORE_API_PORT', defaultPort: 6444 },
+  { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
+  { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
 ];
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -150,6 +149,16 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
       KUBE_CLIENT_CA_FILE: pki.caCert,
       KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
       KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
+      // Local aggregated servers listen on loopback; real clusters keep kube's refusal.
+      KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
+      // Read by the aggregator only: its front-proxy client certificate and the backends it fronts.
+      KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
+      KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
+      KUBE_BACKEND_CA_FILE: pki.caCert,
+      KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor)
+        .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
+        .join(','),
+      KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,

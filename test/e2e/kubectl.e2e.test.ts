@@ -1,11 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKubectl, type KubectlResult } from '@kube/testing';
-import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+import { startCoreApi, startStack, type CoreApiHarness } from '../support/core-api.harness';
 
-/** The oldest and the newest kubectl we support; every scenario runs with both. */
-const VERSIONS = ['1.27', '1.33'];
+/**
+ * The oldest and the newest kubectl we support, each against core-api directly and through the aggregator
+ * (the front door users get from `npm start`): kubectl must not tell the difference.
+ */
+const TARGETS: Array<[string, 'core-api' | 'aggregator']> = [
+  ['1.27', 'core-api'],
+  ['1.33', 'core-api'],
+  ['1.27', 'aggregator'],
+  ['1.33', 'aggregator'],
+];
 
-describe.each(VERSIONS)('kubectl %s against core-api', (version) => {
+describe.each(TARGETS)('kubectl %s against %s', (version, target) => {
   let api: CoreApiHarness;
   const k = (args: string[], stdin?: string, timeoutMs?: number): Promise<KubectlResult> => runKubectl(args, { kubeconfig: api.kubeconfig, version, stdin, timeoutMs });
   const ok = async (args: string[], stdin?: string): Promise<string> => {
@@ -17,7 +25,7 @@ describe.each(VERSIONS)('kubectl %s against core-api', (version) => {
   };
 
   beforeAll(async () => {
-    api = await startCoreApi();
+    api = target === 'core-api' ? await startCoreApi() : await startStack();
   });
 
   afterAll(async () => {

@@ -8,6 +8,8 @@ import { ApiServerLifecycle, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
+import { AggregatorModule, FrontDoorLifecycle } from '../../apps/aggregator/src/aggregator.module';
+import { ExtensionsModule } from '../../apps/extensions/src/extensions.module';
 
 export interface HttpResult {
   status: number;
@@ -28,16 +30,11 @@ export interface CoreApiHarness {
   stop(): Promise<void>;
 }
 
-/** Boots core-api in this process on a free port against its own etcd, with a PKI and admin kubeconfig. */
-export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlight?: number; requestTimeoutMs?: number } = {}): Promise<CoreApiHarness> {
-  const etcd = opts.etcd ?? (await startEtcd());
-  const dir = tempDir('core-api');
-  const pki = await ensurePki(join(dir, 'pki'));
-  const port = await freePort();
-  const config: ServerConfig = {
+function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component: string, extra: Partial<ServerConfig['server']> = {}): ServerConfig {
+  return {
     etcdEndpoints: [etcd.endpoint],
     server: {
-      component: 'core-api',
+      component,
       bindAddress: '127.0.0.1',
       port,
       tls: { certPem: readFileSync(pki.apiserverCert, 'utf8'), keyPem: readFileSync(pki.apiserverKey, 'utf8') },
@@ -45,48 +42,117 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
         clientCAPem: readFileSync(pki.caCert, 'utf8'),
         requestHeader: { caPem: readFileSync(pki.frontProxyCaCert, 'utf8'), allowedNames: ['front-proxy-client'] },
       },
-      maxRequestsInFlight: opts.maxRequestsInFlight,
-      requestTimeoutMs: opts.requestTimeoutMs,
+      ...extra,
     },
   };
-  const app = await NestFactory.createApplicationContext(
-    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 } }),
-    { logger: ['error', 'warn'] },
-  );
-  await app.init();
-  const actualPort = app.get(ApiServerLifecycle).port;
-  const url = `https://127.0.0.1:${actualPort}`;
-  const kubeconfig = join(dir, 'kubeconfig');
+}
+
+/** An admin (client-certificate) HTTPS client for one server, and its kubeconfig. */
+async function adminAccess(pki: PkiPaths, dir: string, port: number): Promise<{ url: string; kubeconfig: string; request: CoreApiHarness['request'] }> {
+  const url = `https://127.0.0.1:${port}`;
+  const kubeconfig = join(dir, `kubeconfig-${port}`);
   await writeKubeconfig(kubeconfig, { server: url, caPem: readFileSync(pki.caCert, 'utf8'), clientCertPem: readFileSync(pki.adminCert, 'utf8'), clientKeyPem: readFileSync(pki.adminKey, 'utf8') });
   const ca = readFileSync(pki.caCert);
   const cert = readFileSync(pki.adminCert);
   const key = readFileSync(pki.adminKey);
+  const request: CoreApiHarness['request'] = (method, path, o = {}) =>
+    new Promise<HttpResult>((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port, method, path, ca, ...(o.anonymous ? {} : { cert, key }), headers: { 'Content-Type': 'application/json', ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}), ...o.headers } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks).toString();
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
+          });
+        },
+      );
+      req.on('error', reject);
+      if (o.body !== undefined) req.write(o.body);
+      req.end();
+    });
+  return { url, kubeconfig, request };
+}
+
+/** Boots core-api in this process on a free port against its own etcd, with a PKI and admin kubeconfig. */
+export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlight?: number; requestTimeoutMs?: number } = {}): Promise<CoreApiHarness> {
+  const etcd = opts.etcd ?? (await startEtcd());
+  const dir = tempDir('core-api');
+  const pki = await ensurePki(join(dir, 'pki'));
+  const config = serverConfig(pki, etcd, await freePort(), 'core-api', { maxRequestsInFlight: opts.maxRequestsInFlight, requestTimeoutMs: opts.requestTimeoutMs });
+  const app = await bootCoreApi(config);
+  const port = app.get(ApiServerLifecycle).port;
+  const access = await adminAccess(pki, dir, port);
   return {
-    url,
-    port: actualPort,
-    kubeconfig,
+    ...access,
+    port,
     pki,
     etcd,
     app,
-    request: (method, path, o = {}) =>
-      new Promise<HttpResult>((resolve, reject) => {
-        const req = httpsRequest(
-          { host: '127.0.0.1', port: actualPort, method, path, ca, ...(o.anonymous ? {} : { cert, key }), headers: { 'Content-Type': 'application/json', ...(o.body !== undefined ? { 'Content-Length': String(Buffer.byteLength(o.body)) } : {}), ...o.headers } },
-          (res) => {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('end', () => {
-              const body = Buffer.concat(chunks).toString();
-              resolve({ status: res.statusCode ?? 0, headers: res.headers, body, json: <T>() => JSON.parse(body) as T });
-            });
-          },
-        );
-        req.on('error', reject);
-        if (o.body !== undefined) req.write(o.body);
-        req.end();
-      }),
     stop: async () => {
       await app.close();
+      if (!opts.etcd) await etcd.stop();
+    },
+  };
+}
+
+async function bootCoreApi(config: ServerConfig): Promise<INestApplicationContext> {
+  const app = await NestFactory.createApplicationContext(
+    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true }),
+    { logger: ['error', 'warn'] },
+  );
+  await app.init();
+  return app;
+}
+
+export interface StackHarness extends CoreApiHarness {
+  /** Direct access to each backend, bypassing the aggregator. */
+  core: { url: string; kubeconfig: string; request: CoreApiHarness['request'] };
+  extensions: { url: string; kubeconfig: string; request: CoreApiHarness['request'] };
+  apps: INestApplicationContext[];
+}
+
+/**
+ * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
+ * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
+ */
+export async function startStack(opts: { etcd?: EtcdProcess } = {}): Promise<StackHarness> {
+  const etcd = opts.etcd ?? (await startEtcd());
+  const dir = tempDir('stack');
+  const pki = await ensurePki(join(dir, 'pki'));
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api'));
+  const corePort = core.get(ApiServerLifecycle).port;
+  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions')), { logger: ['error', 'warn'] });
+  await extensions.init();
+  const extPort = extensions.get(ApiServerLifecycle).port;
+  const ca = readFileSync(pki.caCert, 'utf8');
+  const aggregator = await NestFactory.createApplicationContext(
+    AggregatorModule.forRoot({
+      server: serverConfig(pki, etcd, await freePort(), 'aggregator'),
+      proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
+      backends: [
+        { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },
+        { name: 'extensions', url: `https://127.0.0.1:${extPort}`, caPem: ca },
+      ],
+    }),
+    { logger: ['error', 'warn'] },
+  );
+  await aggregator.init();
+  const port = aggregator.get(FrontDoorLifecycle).port;
+  const front = await adminAccess(pki, dir, port);
+  const apps = [aggregator, extensions, core];
+  return {
+    ...front,
+    port,
+    pki,
+    etcd,
+    app: aggregator,
+    apps,
+    core: await adminAccess(pki, dir, corePort),
+    extensions: await adminAccess(pki, dir, extPort),
+    stop: async () => {
+      for (const a of apps) await a.close();
       if (!opts.etcd) await etcd.stop();
     },
   };

@@ -5,11 +5,14 @@ import { ServiceAllocator, type PortRange } from './allocation/service.allocator
 import { BootstrapController } from './controllers/bootstrap.controller';
 import { NamespaceController } from './controllers/namespace.controller';
 import { buildCoreResources } from './core.resources';
+import { endpointsPolicy } from './resources/endpoints.resource';
 
 export interface CoreApiOptions {
   config: ServerConfig;
   serviceClusterIPRange: string;
   serviceNodePortRange: PortRange;
+  /** Accept 127.0.0.0/8 in Endpoints (local stacks, where aggregated servers listen on loopback). */
+  allowLoopbackEndpoints?: boolean;
 }
 
 /**
@@ -19,6 +22,7 @@ export interface CoreApiOptions {
 @Module({})
 export class CoreApiModule {
   static forRoot(options: CoreApiOptions): DynamicModule {
+    endpointsPolicy.allowLoopback = options.allowLoopbackEndpoints ?? false;
     const allocators = new WeakMap<Storage, ServiceAllocator>();
     const allocatorFor = (storage: Storage): ServiceAllocator => {
       let a = allocators.get(storage);

@@ -10,6 +10,7 @@ async function main(): Promise<void> {
       config: serverConfigFromEnv('core-api', 6443),
       serviceClusterIPRange: process.env.KUBE_SERVICE_CLUSTER_IP_RANGE ?? '10.96.0.0/12',
       serviceNodePortRange: { base, size: last - base + 1 },
+      allowLoopbackEndpoints: process.env.KUBE_ALLOW_LOOPBACK_ENDPOINTS === 'true',
     }),
     { logger: ['log', 'warn', 'error'] },
   );

@@ -209,6 +209,42 @@ export class GenericApiServer {
     }
   }
 
+  /**
+   * Serves a resource request for a caller another component already authenticated (the aggregator serves
+   * its own apiregistration.k8s.io group through this, without a listener of its own).
+   */
+  async serve(req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<number> {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+    const info = parseRequestInfo(req.method ?? 'GET', path, query.get('watch') === 'true' || query.get('watch') === '1');
+    const started = process.hrtime.bigint();
+    let status = 0;
+    try {
+      status = info.isResourceRequest ? await this.serveResource(req, res, info, query, user) : await this.serveNonResource(req, res, path, query);
+    } catch (err) {
+      status = writeStatus(res, err).code;
+    } finally {
+      this.record(info, status || res.statusCode, started, query);
+    }
+    return status;
+  }
+
+  /** Starts the stores (watch caches) without a listener, for embedded use. */
+  async start(): Promise<void> {
+    await Promise.all([...this.handlersByResource.values()].map((h) => h.store.start()));
+  }
+
+  /** The discovery documents and OpenAPI of this server (the aggregator merges them). */
+  get discoveryDocuments(): DiscoveryDocuments {
+    return this.discovery;
+  }
+
+  get openApiDocuments(): OpenApiDocuments {
+    return this.openapi;
+  }
+
   private record(info: RequestInfo, code: number, started: bigint, query: Query): void {
     if (!info.isResourceRequest && info.apiPrefix === '') return;
     const labels = {

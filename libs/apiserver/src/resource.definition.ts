@@ -47,6 +47,8 @@ export interface ResourceStrategy {
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   validate?(obj: KubeObject, ctx: RequestContext): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
+  /** Validation of a /status write (only status changed). */
+  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
   /**
    * Drops fields the type does not know and returns their paths (for fieldValidation). Default: prune against
    * `schema` as built-in types do; custom resources bring kube's CR pruning (embedded resources, …).

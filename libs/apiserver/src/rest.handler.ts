@@ -294,6 +294,7 @@ export class RestHandler {
     if (startDeletion) this.markDeleting(obj);
     if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
     const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
+    if (subresource === 'status') errors.push(...(this.def.strategy?.validateStatusUpdate?.(obj, current, ctx) ?? []));
     if (!subresource || subresource === 'scale') errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
     this.validate(obj, errors);
     await this.runValidate('UPDATE', ctx, subresource, obj, current);

@@ -47,7 +47,8 @@ function validateEndpointAddress(address: EndpointAddress, path: string): FieldE
   const ip = String(address.ip ?? '');
   const ipPath = child(path, 'ip');
   const ipErrors = validateIP(ipPath, ip);
-  const errs = ipErrors.length > 0 ? ipErrors : validateNonSpecialIP(ip, ipPath);
+  const special = validateNonSpecialIP(ip, ipPath).filter((e) => !(endpointsPolicy.allowLoopback && e.detail.includes('loopback')));
+  const errs = ipErrors.length > 0 ? ipErrors : special;
   if (address.hostname) errs.push(...validateDNS1123Label(address.hostname, child(path, 'hostname')));
   if (address.nodeName !== undefined) errs.push(...validateDNS1123Subdomain(address.nodeName, child(path, 'nodeName')));
   return errs;
@@ -76,6 +77,12 @@ function validateSubset(subset: EndpointSubset, path: string): FieldError[] {
   ports.forEach((p, i) => errs.push(...validateEndpointPort(p, ports.length > 1, index(child(path, 'ports'), i))));
   return errs;
 }
+
+/**
+ * Loopback endpoint addresses are refused as in kube, unless the local stack allows them
+ * (KUBE_ALLOW_LOOPBACK_ENDPOINTS): on one machine an aggregated server listens on 127.0.0.1.
+ */
+export const endpointsPolicy = { allowLoopback: false };
 
 export function validateEndpoints(ep: Endpoints): FieldError[] {
   return listOf(ep.subsets).flatMap((s, i) => validateSubset(isRecord(s) ? s : {}, index('subsets', i)));

@@ -134,14 +134,12 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     if (!crd) return this.uninstall(name);
     if (crd.metadata.deletionTimestamp) return this.finalize(crd);
     const status = desiredStatus(crd, [...this.crds.values()]);
-    if (stableStringify(status) !== stableStringify(crd.status ?? {})) {
-      await this.writeStatus(crd, status);
-      return;
-    }
     const established = status.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     const accepted = status.conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'True');
-    if (established && accepted) this.install(crd);
+    // Install before Established is written: whoever sees Established can use the API at once.
+    if (established && accepted) this.install({ ...crd, status });
     else this.uninstall(name);
+    if (stableStringify(status) !== stableStringify(crd.status ?? {})) await this.writeStatus(crd, status);
   }
 
   private async writeStatus(crd: CustomResourceDefinition, status: NonNullable<CustomResourceDefinition['status']>): Promise<void> {

@@ -16,12 +16,14 @@ export const KUBE_API_APPROVED_ANNOTATION = 'api-approved.kubernetes.io';
 export type ResourceScope = 'Namespaced' | 'Cluster';
 export type ConversionStrategyType = 'None' | 'Webhook';
 export type ConditionStatus = 'True' | 'False' | 'Unknown';
+/** kube's well-known condition types; any other string is allowed, as in Go (`string & {}` keeps completion). */
 export type CustomResourceDefinitionConditionType =
   | 'Established'
   | 'NamesAccepted'
   | 'NonStructuralSchema'
   | 'Terminating'
-  | 'KubernetesAPIApprovalPolicyConformant';
+  | 'KubernetesAPIApprovalPolicyConformant'
+  | (string & {});
 
 export interface CustomResourceDefinitionNames {
   plural: string;

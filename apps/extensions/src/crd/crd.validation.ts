@@ -9,39 +9,29 @@
  * The webhook client config likewise is internal `spec.conversion.webhookClientConfig`.
  * Schema internals (structural rules, defaults, CEL, list types) are delegated to @kube/apiextensions.
  */
-import { FieldError, isDNS1035Label, isDNS1123Subdomain, type JSONSchemaProps } from '@kube/apimachinery';
-import { validateCustomResourceDefinitionSchema, validateStructuralSchema } from '@kube/apiextensions';
+import { FieldError } from '@kube/apimachinery';
+import { CONVERSION_REVIEW_VERSIONS, validateConversion, type ConversionValidationOptions } from './crd-conversion.validation';
+import { dns1035, validateEnum, validateGroup, validateNames, validateRequiredNames } from './crd-names.validation';
+import { schemaHasDefault, validateSchema } from './crd-schema.validation';
+import { validateColumns, validateDeprecationWarning, validateSelectableFields, validateSubresources } from './crd-version-fields.validation';
 import {
   isConditionTrue,
   KUBE_API_APPROVED_ANNOTATION,
-  type CustomResourceColumnDefinition,
-  type CustomResourceConversion,
   type CustomResourceDefinition,
-  type CustomResourceDefinitionNames,
   type CustomResourceDefinitionSpec,
   type CustomResourceDefinitionVersion,
   type CustomResourceSubresources,
-  type CustomResourceValidation,
-  type SelectableField,
-  type WebhookClientConfig,
 } from './crd.types';
-import { caBundleError, validateCABundle, validateWebhookService, validateWebhookURL } from './webhook.validation';
+import { isRecord, jsonEqual, list, present, str } from './plain-json.helpers';
+import { caBundleError } from './webhook.validation';
 
-const PRINTER_COLUMN_TYPES = ['boolean', 'date', 'integer', 'number', 'string'];
-const PRINTER_COLUMN_FORMATS = ['byte', 'date', 'date-time', 'double', 'float', 'int32', 'int64', 'password'];
-/** ConversionReview versions this server (and the one before it) understands, sorted as sets.List prints them. */
-const CONVERSION_REVIEW_VERSIONS = ['v1', 'v1beta1'];
-const MAX_SELECTABLE_FIELDS = 8;
-const MAX_DEPRECATION_WARNING_LENGTH = 256;
 const FIELD_IMMUTABLE = 'field is immutable';
 
 /** The knobs kube derives from the old object on update (validationOptions), so stored CRDs stay updatable. */
-interface ValidationOptions {
-  requireRecognizedConversionReviewVersion: boolean;
+interface ValidationOptions extends ConversionValidationOptions {
   /** scope and names.kind freeze once the CRD is Established. */
   requireImmutableNames: boolean;
   requireOpenAPISchema: boolean;
-  allowInvalidCABundle: boolean;
 }
 
 const CREATE_OPTIONS: ValidationOptions = {
@@ -51,32 +41,6 @@ const CREATE_OPTIONS: ValidationOptions = {
   // The CRD is not established yet, so a broken bundle hurts nobody.
   allowInvalidCABundle: true,
 };
-
-// ---------------------------------------------------------------------------
-// Plain-JSON access (objects arrive as decoded JSON, not as checked Go structs)
-// ---------------------------------------------------------------------------
-
-const str = (value: unknown): string => (typeof value === 'string' ? value : '');
-const list = <T>(value: readonly T[] | undefined | null): readonly T[] => (Array.isArray(value) ? value : []);
-const present = (value: unknown): boolean => value !== undefined && value !== null;
-const byteLength = (value: string): number => Buffer.byteLength(value, 'utf8');
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** JSON equality where absent and null are the same (what decoding into Go pointers and slices gives). */
-function jsonEqual(a: unknown, b: unknown): boolean {
-  if (!present(a) || !present(b)) return !present(a) && !present(b);
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  }
-  if (isRecord(a) && isRecord(b)) {
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].every((k) => jsonEqual(a[k], b[k]));
-  }
-  return a === b;
-}
 
 const versionsOf = (spec: CustomResourceDefinitionSpec | undefined): readonly CustomResourceDefinitionVersion[] => list(spec?.versions);
 
@@ -114,7 +78,12 @@ function internalSpec(spec: CustomResourceDefinitionSpec | undefined): InternalS
   const hoisted = (field: HoistedField): boolean => isHoisted(versions, field);
   return {
     versions,
-    hoisted: { schema: hoisted('schema'), subresources: hoisted('subresources'), additionalPrinterColumns: hoisted('additionalPrinterColumns'), selectableFields: hoisted('selectableFields') },
+    hoisted: {
+      schema: hoisted('schema'),
+      subresources: hoisted('subresources'),
+      additionalPrinterColumns: hoisted('additionalPrinterColumns'),
+      selectableFields: hoisted('selectableFields'),
+    },
   };
 }
 
@@ -130,91 +99,19 @@ function perVersion<F extends HoistedField>(spec: InternalSpec, version: CustomR
 
 const hasStatus = (subresources: CustomResourceSubresources | undefined): boolean => present(subresources?.status);
 
-// ---------------------------------------------------------------------------
-// Group, scope, names
-// ---------------------------------------------------------------------------
-
-function validateGroup(group: string): FieldError[] {
-  const path = 'spec.group';
-  if (!group) return [FieldError.required(path)];
-  const errs = isDNS1123Subdomain(group);
-  if (errs.length > 0) return [FieldError.invalid(path, group, errs.join(','))];
-  return group.split('.').length < 2 ? [FieldError.invalid(path, group, 'should be a domain with at least one dot')] : [];
-}
-
-/** validateEnumStrings: Required when empty, NotSupported when not one of `accepted`. */
-function validateEnum(path: string, value: string, accepted: string[]): FieldError[] {
-  if (!value) return [FieldError.required(path)];
-  return accepted.includes(value) ? [] : [FieldError.notSupported(path, value, accepted)];
-}
-
-function dns1035(path: string, value: string): FieldError[] {
-  const errs = isDNS1035Label(value);
-  return errs.length > 0 ? [FieldError.invalid(path, value, errs.join(','))] : [];
-}
-
-/** Kinds may be mixed case but must otherwise be DNS-1035 labels. */
-function mixedCaseDNS1035(path: string, value: string): FieldError[] {
-  const errs = isDNS1035Label(value.toLowerCase());
-  return value && errs.length > 0 ? [FieldError.invalid(path, value, `may have mixed case, but should otherwise match: ${errs.join(',')}`)] : [];
-}
-
-/** ValidateCustomResourceDefinitionNames: format only (spec adds the required checks, status does not). */
-export function validateNames(names: CustomResourceDefinitionNames | undefined, path: string): FieldError[] {
-  const plural = str(names?.plural);
-  const singular = str(names?.singular);
-  const kind = str(names?.kind);
-  const listKind = str(names?.listKind);
-  const errs: FieldError[] = [];
-  if (plural) errs.push(...dns1035(`${path}.plural`, plural));
-  if (singular) errs.push(...dns1035(`${path}.singular`, singular));
-  errs.push(...mixedCaseDNS1035(`${path}.kind`, kind), ...mixedCaseDNS1035(`${path}.listKind`, listKind));
-  list(names?.shortNames).forEach((s, i) => errs.push(...dns1035(`${path}.shortNames[${i}]`, str(s))));
-  // Equal kind and listKind would make list and item ambiguous when decoding.
-  if (kind && kind === listKind) errs.push(FieldError.invalid(`${path}.listKind`, listKind, 'kind and listKind may not be the same'));
-  list(names?.categories).forEach((c, i) => errs.push(...dns1035(`${path}.categories[${i}]`, str(c))));
-  return errs;
-}
-
-function validateRequiredNames(names: CustomResourceDefinitionNames | undefined): FieldError[] {
-  const required: Array<keyof CustomResourceDefinitionNames> = ['plural', 'singular', 'kind', 'listKind'];
-  return required.filter((k) => !str(names?.[k])).map((k) => FieldError.required(`spec.names.${k}`));
+/** getSubresourcesForVersion: the hoisted subresources apply to every version. */
+function subresourcesForVersion(spec: InternalSpec, version: CustomResourceDefinitionVersion): CustomResourceSubresources | undefined {
+  return spec.hoisted.subresources ? spec.versions[0].subresources : version.subresources;
 }
 
 // ---------------------------------------------------------------------------
 // Versions
 // ---------------------------------------------------------------------------
 
-/** Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-
-function deprecationWarningErrors(deprecated: boolean, warning: string | undefined): string[] {
-  if (!deprecated && warning !== undefined) return ['can only be set for deprecated versions'];
-  if (warning === undefined) return [];
-  const errs: string[] = [];
-  if (byteLength(warning) > MAX_DEPRECATION_WARNING_LENGTH) errs.push(`must be <= ${MAX_DEPRECATION_WARNING_LENGTH} characters long`);
-  if (warning.length === 0) errs.push('must not be an empty string');
-  let offset = 0;
-  for (const ch of warning) {
-    if (!PRINTABLE.test(ch)) {
-      errs.push(`must only contain printable UTF-8 characters; non-printable character found at index ${offset}`);
-      break;
-    }
-    offset += byteLength(ch);
-  }
-  return errs;
-}
-
-function validateDeprecationWarning(version: CustomResourceDefinitionVersion, path: string): FieldError[] {
-  const warning = present(version.deprecationWarning) ? str(version.deprecationWarning) : undefined;
-  return deprecationWarningErrors(version.deprecated === true, warning).map((m) => FieldError.invalid(`${path}.deprecationWarning`, warning, m));
-}
-
 function validateVersion(spec: InternalSpec, version: CustomResourceDefinitionVersion, path: string): FieldError[] {
-  const subresources = spec.hoisted.subresources ? spec.versions[0].subresources : version.subresources;
   return [
     ...validateDeprecationWarning(version, path),
-    ...validateSchema(perVersion(spec, version, 'schema'), hasStatus(subresources), `${path}.schema`),
+    ...validateSchema(perVersion(spec, version, 'schema'), hasStatus(subresourcesForVersion(spec, version)), `${path}.schema`),
     ...validateSubresources(perVersion(spec, version, 'subresources'), `${path}.subresources`),
     ...validateColumns(perVersion(spec, version, 'additionalPrinterColumns'), `${path}.additionalPrinterColumns`),
     ...validateVersionSelectableFields(spec, version, path),
@@ -250,181 +147,14 @@ function validateSchemasPresent(crdSpec: CustomResourceDefinitionSpec | undefine
 }
 
 // ---------------------------------------------------------------------------
-// Schema (the CRD-level part; the schema itself is checked by @kube/apiextensions)
+// Hoisted fields
 // ---------------------------------------------------------------------------
-
-/** Non-zero fields allowed at the root when /status exists, so that properties[status] carries all of status' rules. */
-const ROOT_FIELDS_IN_GO_ORDER: Array<[json: string, goName: string]> = [
-  ['id', 'ID'], ['$schema', 'Schema'], ['$ref', 'Ref'], ['description', 'Description'], ['type', 'Type'], ['format', 'Format'],
-  ['title', 'Title'], ['default', 'Default'], ['maximum', 'Maximum'], ['exclusiveMaximum', 'ExclusiveMaximum'], ['minimum', 'Minimum'],
-  ['exclusiveMinimum', 'ExclusiveMinimum'], ['maxLength', 'MaxLength'], ['minLength', 'MinLength'], ['pattern', 'Pattern'],
-  ['maxItems', 'MaxItems'], ['minItems', 'MinItems'], ['uniqueItems', 'UniqueItems'], ['multipleOf', 'MultipleOf'], ['enum', 'Enum'],
-  ['maxProperties', 'MaxProperties'], ['minProperties', 'MinProperties'], ['required', 'Required'], ['items', 'Items'], ['allOf', 'AllOf'],
-  ['oneOf', 'OneOf'], ['anyOf', 'AnyOf'], ['not', 'Not'], ['properties', 'Properties'], ['additionalProperties', 'AdditionalProperties'],
-  ['patternProperties', 'PatternProperties'], ['dependencies', 'Dependencies'], ['additionalItems', 'AdditionalItems'],
-  ['definitions', 'Definitions'], ['externalDocs', 'ExternalDocs'], ['example', 'Example'], ['nullable', 'Nullable'],
-  ['x-kubernetes-preserve-unknown-fields', 'XPreserveUnknownFields'], ['x-kubernetes-embedded-resource', 'XEmbeddedResource'],
-  ['x-kubernetes-int-or-string', 'XIntOrString'], ['x-kubernetes-list-map-keys', 'XListMapKeys'], ['x-kubernetes-list-type', 'XListType'],
-  ['x-kubernetes-map-type', 'XMapType'], ['x-kubernetes-validations', 'XValidations'],
-];
-
-const ALLOWED_AT_ROOT = [
-  'Description', 'Type', 'Format', 'Title', 'Maximum', 'ExclusiveMaximum', 'Minimum', 'ExclusiveMinimum', 'MaxLength', 'MinLength',
-  'Pattern', 'MaxItems', 'MinItems', 'UniqueItems', 'MultipleOf', 'Required', 'Items', 'Properties', 'ExternalDocs', 'Example',
-  'XPreserveUnknownFields', 'XValidations',
-];
-
-/** Go's reflect zero value of a decoded field: false, 0, "" or absent. */
-const isZero = (value: unknown): boolean => !present(value) || value === false || value === 0 || value === '';
-
-/** The first offending root field, checked in Go struct order; at most one error, as kube breaks out of its loop. */
-function validateRootForStatus(schema: JSONSchemaProps, path: string): FieldError[] {
-  const fields = schema as Record<string, unknown>;
-  for (const [json, goName] of ROOT_FIELDS_IN_GO_ORDER) {
-    if (isZero(fields[json])) continue;
-    if (goName === 'Type') {
-      if (schema.type === 'object') continue;
-      return [FieldError.invalid(`${path}.openAPIV3Schema.type`, schema.type, 'only "object" is allowed as the type at the root of the schema if the status subresource is enabled')];
-    }
-    if (!ALLOWED_AT_ROOT.includes(goName)) {
-      return [FieldError.invalid(`${path}.openAPIV3Schema`, schema, `only [${ALLOWED_AT_ROOT.join(' ')}] fields are allowed at the root of the schema if the status subresource is enabled`)];
-    }
-  }
-  return [];
-}
-
-/** validateCustomResourceDefinitionValidation for one schema location (spec.validation or versions[i].schema). */
-function validateSchema(validation: CustomResourceValidation | undefined, statusEnabled: boolean, path: string): FieldError[] {
-  const schema = validation?.openAPIV3Schema;
-  if (!isRecord(schema)) return [];
-  const schemaPath = `${path}.openAPIV3Schema`;
-  const errs = statusEnabled ? validateRootForStatus(schema, path) : [];
-  if (schema.nullable === true) errs.push(FieldError.forbidden(`${schemaPath}.nullable`, 'nullable cannot be true at the root'));
-  errs.push(...validateStructuralSchema(schema, schemaPath), ...validateCustomResourceDefinitionSchema(schema, schemaPath));
-  return errs;
-}
-
-/** SchemaHas(…Default != nil) over every nested schema. */
-function schemaHasDefault(schema: unknown): boolean {
-  if (Array.isArray(schema)) return schema.some(schemaHasDefault);
-  if (!isRecord(schema)) return false;
-  if (present(schema.default)) return true;
-  const nested = [schema.items, schema.additionalProperties, schema.additionalItems, schema.not, schema.allOf, schema.anyOf, schema.oneOf];
-  const maps = [schema.properties, schema.patternProperties, schema.definitions, schema.dependencies].filter(isRecord).flatMap((m) => Object.values(m));
-  return [...nested, ...maps].some(schemaHasDefault);
-}
-
-// ---------------------------------------------------------------------------
-// Subresources, printer columns, selectable fields
-// ---------------------------------------------------------------------------
-
-/** validateSimpleJSONPath: all kube really checks is the leading dot. */
-function validateSimpleJSONPath(value: string, path: string): FieldError[] {
-  if (value.length === 0) return [FieldError.invalid(path, value, 'must not be empty')];
-  return value.startsWith('.') ? [] : [FieldError.invalid(path, value, 'must be a simple json path starting with .')];
-}
-
-function validateScalePath(value: string, path: string, prefixes: string[], message: string): FieldError[] {
-  const errs = validateSimpleJSONPath(value, path);
-  if (errs.length > 0) return errs;
-  return prefixes.some((p) => value.startsWith(p)) ? [] : [FieldError.invalid(path, value, message)];
-}
-
-export function validateSubresources(subresources: CustomResourceSubresources | undefined, path: string): FieldError[] {
-  const scale = subresources?.scale;
-  if (!isRecord(scale)) return [];
-  const errs: FieldError[] = [];
-  const specReplicas = str(scale.specReplicasPath);
-  const statusReplicas = str(scale.statusReplicasPath);
-  const labelSelector = str(scale.labelSelectorPath);
-  if (!specReplicas) errs.push(FieldError.required(`${path}.scale.specReplicasPath`));
-  else errs.push(...validateScalePath(specReplicas, `${path}.scale.specReplicasPath`, ['.spec.'], 'should be a json path under .spec'));
-  if (!statusReplicas) errs.push(FieldError.required(`${path}.scale.statusReplicasPath`));
-  else errs.push(...validateScalePath(statusReplicas, `${path}.scale.statusReplicasPath`, ['.status.'], 'should be a json path under .status'));
-  if (labelSelector) {
-    errs.push(...validateScalePath(labelSelector, `${path}.scale.labelSelectorPath`, ['.spec.', '.status.'], 'should be a json path under either .spec or .status'));
-  }
-  return errs;
-}
-
-/** ValidateCustomResourceColumnDefinition (note kube's capitalised "JSONPath" path segment). */
-export function validateColumn(column: CustomResourceColumnDefinition, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const type = str(column.type);
-  const format = str(column.format);
-  const jsonPath = str(column.jsonPath);
-  if (!str(column.name)) errs.push(FieldError.required(`${path}.name`));
-  const typeMessage = `must be one of ${PRINTER_COLUMN_TYPES.join(',')}`;
-  if (!type) errs.push(FieldError.required(`${path}.type`, typeMessage));
-  else if (!PRINTER_COLUMN_TYPES.includes(type)) errs.push(FieldError.invalid(`${path}.type`, type, typeMessage));
-  if (format && !PRINTER_COLUMN_FORMATS.includes(format)) errs.push(FieldError.invalid(`${path}.format`, format, `must be one of ${PRINTER_COLUMN_FORMATS.join(',')}`));
-  if (!jsonPath) errs.push(FieldError.required(`${path}.JSONPath`));
-  else errs.push(...validateSimpleJSONPath(jsonPath, `${path}.JSONPath`));
-  return errs;
-}
-
-function validateColumns(columns: readonly CustomResourceColumnDefinition[] | undefined, path: string): FieldError[] {
-  return list(columns).flatMap((c, i) => validateColumn(isRecord(c) ? c : ({} as CustomResourceColumnDefinition), `${path}[${i}]`));
-}
-
-/** Where a selectable field's dot path leads in the schema (cel.ValidFieldPath without array notation). */
-function resolveSelectablePath(jsonPath: string, root: JSONSchemaProps | undefined): { path: string[]; schema?: JSONSchemaProps } | string {
-  if (jsonPath.includes('[')) return 'array notation is not allowed';
-  if (!jsonPath.startsWith('.')) return `expected [ or . but got: ${jsonPath.split(/[.[\]]/)[0]}`;
-  const steps = jsonPath.slice(1).split('.');
-  if (steps[steps.length - 1] === '') return 'unexpected end of JSON path';
-  let schema: JSONSchemaProps | undefined = root;
-  const path: string[] = [];
-  for (const step of steps) {
-    const next = stepInto(schema, step);
-    if (!next) return 'does not refer to a valid field';
-    path.push(next.segment);
-    schema = next.schema;
-  }
-  return { path, schema };
-}
-
-function stepInto(schema: JSONSchemaProps | undefined, name: string): { segment: string; schema: JSONSchemaProps } | undefined {
-  if (schema?.properties && Object.keys(schema.properties).length > 0) {
-    const property = schema.properties[name];
-    return property ? { segment: `.${name}`, schema: property } : undefined;
-  }
-  const additional = schema?.additionalProperties;
-  return isRecord(additional) ? { segment: `[${name}]`, schema: additional } : undefined;
-}
-
-/** ValidateCustomResourceSelectableFields: string, boolean or integer leaves outside metadata, unique, at most 8. */
-export function validateSelectableFields(fields: readonly SelectableField[], schema: JSONSchemaProps | undefined, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const unique = new Set<string>();
-  fields.forEach((field, i) => {
-    const jsonPath = str(field?.jsonPath);
-    const fieldPath = `${path}[${i}].jsonPath`;
-    if (!jsonPath) {
-      errs.push(FieldError.required(fieldPath));
-      return;
-    }
-    const resolved = resolveSelectablePath(jsonPath, schema);
-    if (typeof resolved === 'string') {
-      errs.push(FieldError.invalid(fieldPath, jsonPath, `is an invalid path: ${resolved}`));
-      return;
-    }
-    if (resolved.path[0] === '.metadata') errs.push(FieldError.invalid(fieldPath, jsonPath, 'must not point to fields in metadata'));
-    if (!['string', 'boolean', 'integer'].includes(str(resolved.schema?.type))) {
-      errs.push(FieldError.invalid(fieldPath, jsonPath, 'must point to a field of type string, boolean or integer. Enum string fields and strings with formats are allowed.'));
-    }
-    const key = resolved.path.join('');
-    if (unique.has(key)) errs.push(FieldError.duplicate(fieldPath, jsonPath));
-    unique.add(key);
-  });
-  if (unique.size > MAX_SELECTABLE_FIELDS) errs.push(FieldError.tooMany(path, unique.size, MAX_SELECTABLE_FIELDS));
-  return errs;
-}
 
 function validateVersionSelectableFields(spec: InternalSpec, version: CustomResourceDefinitionVersion, path: string): FieldError[] {
   const fields = list(perVersion(spec, version, 'selectableFields'));
   if (fields.length === 0) return [];
-  const schema = version.schema?.openAPIV3Schema;
+  // The internal per-version schema: absent when hoisted to spec.validation, which kube (v0.33) then rejects.
+  const schema = perVersion(spec, version, 'schema')?.openAPIV3Schema;
   // kube's message says "is not included" although it means the opposite; kept verbatim.
   if (!schema) return [FieldError.invalid(`${path}.selectableFields`, '', 'selectableFields may only be set when version.schema.openAPIV3Schema is not included')];
   return validateSelectableFields(fields, schema, `${path}.selectableFields`);
@@ -453,69 +183,17 @@ function validateTopLevel(spec: InternalSpec): FieldError[] {
 }
 
 // ---------------------------------------------------------------------------
-// Conversion (internal shape: spec.conversion.{strategy, webhookClientConfig, conversionReviewVersions})
-// ---------------------------------------------------------------------------
-
-function validateConversionReviewVersions(versions: readonly string[], requireRecognized: boolean, path: string): FieldError[] {
-  if (versions.length === 0) return [FieldError.required(path)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  versions.forEach((raw, i) => {
-    const v = str(raw);
-    if (seen.has(v)) {
-      errs.push(FieldError.invalid(`${path}[${i}]`, v, 'duplicate version'));
-      return;
-    }
-    seen.add(v);
-    errs.push(...isDNS1035Label(v).map((m) => FieldError.invalid(`${path}[${i}]`, v, m)));
-  });
-  if (requireRecognized && !versions.some((v) => CONVERSION_REVIEW_VERSIONS.includes(v))) {
-    errs.push(FieldError.invalid(path, versions, `must include at least one of ${CONVERSION_REVIEW_VERSIONS.join(', ')}`));
-  }
-  return errs;
-}
-
-function validateClientConfig(config: WebhookClientConfig, opts: ValidationOptions, path: string): FieldError[] {
-  const hasURL = present(config.url);
-  const errs: FieldError[] = [];
-  if (hasURL === present(config.service)) errs.push(FieldError.required(path, 'exactly one of url or service is required'));
-  else if (hasURL) errs.push(...validateWebhookURL(`${path}.url`, str(config.url), true));
-  else if (config.service) errs.push(...validateWebhookService(`${path}.service`, config.service));
-  const caBundle = str(config.caBundle);
-  if (caBundle && !opts.allowInvalidCABundle) errs.push(...validateCABundle(`${path}.caBundle`, caBundle));
-  return errs;
-}
-
-function validateConversion(conversion: CustomResourceConversion | undefined, opts: ValidationOptions): FieldError[] {
-  if (!isRecord(conversion)) return [];
-  const path = 'spec.conversion';
-  const strategy = str(conversion.strategy);
-  const clientConfig = conversion.webhook?.clientConfig;
-  const reviewVersions = list(conversion.webhook?.conversionReviewVersions);
-  const errs = validateEnum(`${path}.strategy`, strategy, ['None', 'Webhook']);
-  if (strategy === 'Webhook') {
-    if (!isRecord(clientConfig)) errs.push(FieldError.required(`${path}.webhookClientConfig`, 'required when strategy is set to Webhook'));
-    else errs.push(...validateClientConfig(clientConfig, opts, `${path}.webhookClientConfig`));
-    errs.push(...validateConversionReviewVersions(reviewVersions, opts.requireRecognizedConversionReviewVersion, `${path}.conversionReviewVersions`));
-    return errs;
-  }
-  if (isRecord(clientConfig)) errs.push(FieldError.forbidden(`${path}.webhookClientConfig`, 'should not be set when strategy is not set to Webhook'));
-  if (reviewVersions.length > 0) errs.push(FieldError.forbidden(`${path}.conversionReviewVersions`, 'should not be set when strategy is not set to Webhook'));
-  return errs;
-}
-
-// ---------------------------------------------------------------------------
 // Spec
 // ---------------------------------------------------------------------------
 
-function validatePreserveUnknownFieldsUse(spec: CustomResourceDefinitionSpec | undefined): FieldError[] {
+/** Defaults only work when unknown fields are pruned. */
+function validateDefaultsNeedPruning(spec: CustomResourceDefinitionSpec | undefined): FieldError[] {
   if (spec?.preserveUnknownFields !== true) return [];
-  const errs: FieldError[] = [];
   const schemas = versionsOf(spec).map((v) => v.schema?.openAPIV3Schema);
-  if (schemas.some(schemaHasDefault)) errs.push(FieldError.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema'));
-  return errs;
+  return schemas.some(schemaHasDefault) ? [FieldError.invalid('spec.preserveUnknownFields', true, 'must be false in order to use defaults in the schema')] : [];
 }
 
+/** Webhook conversion needs pruned objects, so it is ruled out while unknown fields are preserved. */
 function validateConversionWithPruning(spec: CustomResourceDefinitionSpec | undefined): FieldError[] {
   const strategy = spec?.conversion?.strategy;
   if (!isRecord(spec?.conversion) || strategy === 'None' || spec?.preserveUnknownFields !== true) return [];
@@ -529,7 +207,7 @@ function validateSpec(crdSpec: CustomResourceDefinitionSpec | undefined, opts: V
     ...validateGroup(str(crdSpec?.group)),
     ...validateEnum('spec.scope', str(crdSpec?.scope), ['Cluster', 'Namespaced']),
     ...validateSchemasPresent(crdSpec, spec, opts),
-    ...validatePreserveUnknownFieldsUse(crdSpec),
+    ...validateDefaultsNeedPruning(crdSpec),
     ...validateVersionList(spec),
     ...validateRequiredNames(crdSpec?.names),
     ...validateNames(crdSpec?.names, 'spec.names'),

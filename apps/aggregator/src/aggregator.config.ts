@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { serverConfigFromEnv, type ServerConfig } from '@kube/apiserver';
+import type { ProxyClientCertificate } from './proxy/backend.target';
+
+/** A service the aggregator fronts without an APIService.spec.service (core-api, extensions). */
+export interface LocalBackend {
+  name: string;
+  url: string;
+  caPem?: string;
+}
+
+export interface AggregatorConfig {
+  server: ServerConfig;
+  proxyClient: ProxyClientCertificate;
+  backends: LocalBackend[];
+  auditLogPath?: string;
+}
+
+/**
+ * Environment of the aggregator, on top of the common server variables: KUBE_PROXY_CLIENT_CERT_FILE/_KEY_FILE
+ * (front-proxy client certificate), KUBE_AGGREGATOR_BACKENDS ("core-api=https://127.0.0.1:6444,…"),
+ * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH.
+ */
+export function aggregatorConfigFromEnv(): AggregatorConfig {
+  const caFile = process.env.KUBE_BACKEND_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE;
+  const caPem = caFile ? readFileSync(caFile, 'utf8') : undefined;
+  const backends = (process.env.KUBE_AGGREGATOR_BACKENDS ?? '')
+    .split(',')
+    .filter(Boolean)
+    .map((entry) => {
+      const [name, url] = entry.split('=');
+      return { name, url, caPem };
+    });
+  const certFile = process.env.KUBE_PROXY_CLIENT_CERT_FILE;
+  const keyFile = process.env.KUBE_PROXY_CLIENT_KEY_FILE;
+  if (!certFile || !keyFile) throw new Error('KUBE_PROXY_CLIENT_CERT_FILE and KUBE_PROXY_CLIENT_KEY_FILE are required');
+  return {
+    server: serverConfigFromEnv('aggregator', 6443),
+    proxyClient: { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') },
+    backends,
+    auditLogPath: process.env.KUBE_AUDIT_LOG_PATH,
+  };
+}

@@ -1,0 +1,102 @@
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { GenericApiServer } from '@kube/apiserver';
+import { Storage } from '@kube/storage';
+import { apiServicesResource } from './apiservice/apiservices.resource';
+import type { AggregatorConfig } from './aggregator.config';
+import { AGGREGATOR_CONFIG } from './aggregator.tokens';
+import { AvailabilityController } from './controllers/availability.controller';
+import { BackendsController } from './controllers/backends.controller';
+import { DiscoveryMerger } from './discovery/discovery.merger';
+import type { DiscoveryList } from './discovery/discovery.types';
+import { FrontDoor } from './front-door.server';
+import { OpenApiMerger } from './openapi/openapi.merger';
+import { BackendAgents } from './proxy/backend.target';
+import { RoutingTable } from './routing/routing.table';
+import { priorityFor } from './routing/group.priorities';
+
+/** Opens the front door after every controller is wired, closes it first on shutdown. */
+@Injectable()
+export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnModuleDestroy {
+  private readonly logger = new Logger('Aggregator');
+  port = 0;
+
+  constructor(
+    @Inject(FrontDoor) private readonly frontDoor: FrontDoor,
+    @Inject(GenericApiServer) private readonly local: GenericApiServer,
+    @Inject(Storage) private readonly storage: Storage,
+    @Inject(BackendAgents) private readonly agents: BackendAgents,
+    @Inject(AGGREGATOR_CONFIG) private readonly config: AggregatorConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.local.start();
+    this.port = await this.frontDoor.listen();
+    this.logger.log(`aggregator serving on https://${this.config.server.server.bindAddress}:${this.port}`);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.frontDoor.close();
+    this.agents.destroy();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.storage.close();
+  }
+}
+
+/**
+ * The aggregator: the front door every client talks to. It serves apiregistration.k8s.io APIServices itself
+ * (a GenericApiServer without a listener) and proxies every other group/version to its backend.
+ */
+@Module({})
+export class AggregatorModule {
+  static forRoot(config: AggregatorConfig): DynamicModule {
+    const s = config.server.server;
+    return {
+      module: AggregatorModule,
+      providers: [
+        { provide: AGGREGATOR_CONFIG, useValue: config },
+        { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints }) },
+        {
+          provide: GenericApiServer,
+          useFactory: (storage: Storage) => {
+            const server = new GenericApiServer(s, storage);
+            server.install([apiServicesResource]);
+            return server;
+          },
+          inject: [Storage],
+        },
+        { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient) },
+        RoutingTable,
+        {
+          provide: DiscoveryMerger,
+          useFactory: (local: GenericApiServer, agents: BackendAgents) => {
+            const own = JSON.parse(local.discoveryDocuments.aggregated('/apis', 'v2')?.body.toString() ?? '{"items":[]}') as DiscoveryList;
+            return new DiscoveryMerger(agents, s.advertiseAddress ?? `${s.bindAddress}:${s.port}`, (g, v) => {
+              const p = priorityFor(g, v, 'crd');
+              return { group: p.groupPriorityMinimum, version: p.versionPriority };
+            }, own.items);
+          },
+          inject: [GenericApiServer, BackendAgents],
+        },
+        { provide: OpenApiMerger, useFactory: (local: GenericApiServer, agents: BackendAgents) => new OpenApiMerger(agents, () => local.openApiDocuments), inject: [GenericApiServer, BackendAgents] },
+        {
+          provide: FrontDoor,
+          useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents) =>
+            new FrontDoor(
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath },
+              local,
+              routes,
+              discovery,
+              openapi,
+              agents,
+            ),
+          inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents],
+        },
+        FrontDoorLifecycle,
+        AvailabilityController,
+        BackendsController,
+      ],
+    };
+  }
+}

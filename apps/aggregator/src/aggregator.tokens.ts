@@ -1,0 +1,1 @@
+export const AGGREGATOR_CONFIG = Symbol('AGGREGATOR_CONFIG');

@@ -1,0 +1,74 @@
+import { Logger } from '@nestjs/common';
+import { isStatusError, type KubeObject } from '@kube/apimachinery';
+import type { GenericApiServer, RequestContext } from '@kube/apiserver';
+import { priorityFor } from '../routing/group.priorities';
+
+export const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
+
+export interface DesiredGroupVersion {
+  group: string;
+  version: string;
+  /** "onstart" for built-in groups, "true" for CRD group/versions. */
+  managed: 'onstart' | 'true';
+}
+
+function ctx(): RequestContext {
+  return { user: { name: 'system:kube-aggregator', groups: ['system:masters'] }, dryRun: false, warnings: [] };
+}
+
+const WRITE = { dryRun: false, fieldValidation: 'Ignore' as const };
+
+export function apiServiceName(group: string, version: string): string {
+  return `${version}.${group}`;
+}
+
+/**
+ * kube's autoregistration controller: every group/version a local backend serves gets a local APIService
+ * labelled automanaged; those no longer served are deleted, but only ones we manage (unlabelled APIServices
+ * are never touched) and "onstart" ones only after the first complete sync.
+ */
+export class AutoRegistration {
+  private readonly logger = new Logger('Autoregistration');
+  private synced = false;
+
+  constructor(private readonly server: GenericApiServer) {}
+
+  async sync(desired: readonly DesiredGroupVersion[]): Promise<void> {
+    const handler = this.server.handler('apiregistration.k8s.io', 'apiservices');
+    const existing = (await handler.list(undefined, {})).items;
+    const byName = new Map(existing.map((o) => [o.metadata.name as string, o]));
+    const wanted = new Set<string>();
+    for (const d of desired) {
+      const name = apiServiceName(d.group, d.version);
+      wanted.add(name);
+      await this.ensure(byName.get(name), d).catch((err: Error) => this.logger.warn(`APIService ${name}: ${err.message}`));
+    }
+    for (const o of existing) {
+      const managed = o.metadata.labels?.[AUTOMANAGED_LABEL];
+      if (!managed || wanted.has(o.metadata.name as string)) continue;
+      if (managed === 'onstart' && this.synced) continue;
+      await handler.delete(ctx(), undefined, o.metadata.name as string, { preconditions: { uid: o.metadata.uid } }, false).catch((err: unknown) => {
+        if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
+      });
+    }
+    this.synced = true;
+  }
+
+  private async ensure(current: KubeObject | undefined, d: DesiredGroupVersion): Promise<void> {
+    const handler = this.server.handler('apiregistration.k8s.io', 'apiservices');
+    const priority = priorityFor(d.group, d.version, d.managed === 'true' ? 'crd' : 'onstart');
+    const spec = { group: d.group, version: d.version, groupPriorityMinimum: priority.groupPriorityMinimum, versionPriority: priority.versionPriority };
+    const name = apiServiceName(d.group, d.version);
+    if (!current) {
+      const obj = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name, labels: { [AUTOMANAGED_LABEL]: d.managed } }, spec };
+      await handler.create(ctx(), undefined, obj as never, WRITE).catch((err: unknown) => {
+        if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+      });
+      return;
+    }
+    if (!current.metadata.labels?.[AUTOMANAGED_LABEL]) return;
+    const cur = (current.spec ?? {}) as Record<string, unknown>;
+    if (Object.entries(spec).every(([k, v]) => cur[k] === v) && cur.service === undefined) return;
+    await handler.update(ctx(), undefined, name, { ...current, spec } as never, WRITE);
+  }
+}

@@ -1,0 +1,203 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Gauge, Counter, register } from 'prom-client';
+import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
+import { GenericApiServer, nowTimestamp, type RequestContext } from '@kube/apiserver';
+import { Storage, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { backendGet } from '../proxy/backend.get';
+import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
+import { RoutingTable } from '../routing/routing.table';
+
+// kube re-checks every 30 s; we check every 3 s so a dead or revived backend is noticed within 5 s.
+const RESYNC_MS = 3000;
+const CHECK_TIMEOUT_MS = 5000;
+
+interface ServiceRef {
+  namespace: string;
+  name: string;
+  port?: number;
+}
+
+interface APIServiceSpec {
+  group?: string;
+  version: string;
+  service?: ServiceRef;
+  caBundle?: string;
+  insecureSkipTLSVerify?: boolean;
+}
+
+interface Verdict {
+  status: 'True' | 'False' | 'Unknown';
+  reason: string;
+  message: string;
+  target?: BackendTarget;
+}
+
+interface ServicePort {
+  name?: string;
+  port: number;
+  targetPort?: number | string;
+}
+
+const unavailable = (register.getSingleMetric('aggregator_unavailable_apiservice') as Gauge<string> | undefined) ?? new Gauge({ name: 'aggregator_unavailable_apiservice', help: 'Gauge of APIServices which are marked as unavailable broken down by APIService name.', labelNames: ['name'] });
+const unavailableTotal =
+  (register.getSingleMetric('aggregator_unavailable_apiservice_total') as Counter<string> | undefined) ??
+  new Counter({ name: 'aggregator_unavailable_apiservice_total', help: 'Counter of APIServices which are marked as unavailable broken down by APIService name and reason.', labelNames: ['name', 'reason'] });
+
+function ctx(): RequestContext {
+  return { user: { name: 'system:kube-aggregator', groups: ['system:masters'] }, dryRun: false, warnings: [] };
+}
+
+/**
+ * kube's availability controller for APIServices with spec.service: Service → port → ready endpoints →
+ * discovery check of /apis/<g>/<v>; the verdict goes into status (only when it changes), into the routing
+ * table (requests to an unavailable group/version get 503) and into the metrics. Re-checked on every
+ * APIService, Service or Endpoints change and every 30 s.
+ */
+@Injectable()
+export class AvailabilityController implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('AvailabilityController');
+  private readonly services: ResourceStore;
+  private readonly endpoints: ResourceStore;
+  private readonly channels: Array<WatchChannel<StorageEvent>> = [];
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+  private checking?: Promise<void>;
+  private again = false;
+  /** Called when the set of remote backends changed (discovery is re-fetched). */
+  onTargetsChanged?: (targets: ReadonlyMap<string, { target: BackendTarget; groupVersion: string }>) => void;
+  private lastTargets = '';
+
+  constructor(
+    @Inject(GenericApiServer) private readonly local: GenericApiServer,
+    @Inject(Storage) storage: Storage,
+    @Inject(RoutingTable) private readonly routes: RoutingTable,
+    @Inject(BackendAgents) private readonly agents: BackendAgents,
+  ) {
+    this.services = storage.resource({ group: '', resource: 'services' }, 'services');
+    this.endpoints = storage.resource({ group: '', resource: 'endpoints' }, 'endpoints');
+  }
+
+  onApplicationBootstrap(): void {
+    for (const store of [this.local.handler('apiregistration.k8s.io', 'apiservices').store, this.services, this.endpoints]) void this.follow(store);
+    this.timer = setInterval(() => this.trigger(), RESYNC_MS);
+    this.timer.unref();
+    this.trigger();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.channels.forEach((c) => c.close());
+  }
+
+  /** Checks every APIService now (coalesced). */
+  trigger(): Promise<void> {
+    if (this.checking) {
+      this.again = true;
+      return this.checking;
+    }
+    this.checking = this.checkAll()
+      .catch((err: Error) => this.logger.warn(`availability check failed: ${err.message}`))
+      .finally(() => {
+        this.checking = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.trigger();
+        }
+      });
+    return this.checking;
+  }
+
+  private async follow(store: ResourceStore): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const ch = await store.watch(undefined, undefined);
+        this.channels.push(ch);
+        for await (const ev of ch) if (ev.type !== 'BOOKMARK' && ev.key) this.trigger();
+      } catch {
+        // re-watch below
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  private async checkAll(): Promise<void> {
+    const handler = this.local.handler('apiregistration.k8s.io', 'apiservices');
+    const list = (await handler.list(undefined, { resourceVersion: '0' })).items;
+    const targets = new Map<string, { target: BackendTarget; groupVersion: string }>();
+    await Promise.all(
+      list.map(async (svc) => {
+        const spec = svc.spec as APIServiceSpec;
+        const gv = `${spec.group ?? ''}/${spec.version}`;
+        if (!spec.service) {
+          this.routes.setRemote(gv, undefined);
+          return;
+        }
+        const verdict = await this.check(svc.metadata.name as string, spec);
+        this.routes.setRemote(gv, verdict.status === 'True' && verdict.target ? { kind: 'proxy', target: verdict.target } : { kind: 'unavailable', message: `service unavailable: ${verdict.message}` });
+        if (verdict.target) targets.set(svc.metadata.name as string, { target: verdict.target, groupVersion: gv });
+        unavailable.set({ name: svc.metadata.name as string }, verdict.status === 'True' ? 0 : 1);
+        await this.writeStatus(svc, verdict);
+      }),
+    );
+    const key = stableStringify([...targets].map(([n, t]) => [n, t.target.url.href, t.groupVersion]));
+    if (key !== this.lastTargets) {
+      this.lastTargets = key;
+      this.onTargetsChanged?.(targets);
+    }
+  }
+
+  private async check(name: string, spec: APIServiceSpec): Promise<Verdict> {
+    const ref = spec.service as ServiceRef;
+    const port = ref.port ?? 443;
+    const svc = await this.services.tryGet(ref.namespace, ref.name);
+    if (!svc) return { status: 'False', reason: 'ServiceNotFound', message: `service/${ref.name} in "${ref.namespace}" is not present` };
+    const ports = ((svc.spec as { ports?: ServicePort[] } | undefined)?.ports ?? []) as ServicePort[];
+    const svcPort = ports.find((p) => p.port === port);
+    if (!svcPort) return { status: 'False', reason: 'ServicePortError', message: `service/${ref.name} in "${ref.namespace}" is not listening on port ${port}` };
+    const ep = await this.endpoints.tryGet(ref.namespace, ref.name);
+    if (!ep) return { status: 'False', reason: 'EndpointsNotFound', message: `cannot find endpoints for service/${ref.name} in "${ref.namespace}"` };
+    const address = this.endpointAddress(ep, svcPort);
+    if (!address) return { status: 'False', reason: 'MissingEndpoints', message: `endpoints for service/${ref.name} in "${ref.namespace}" have no addresses with port name "${svcPort.name ?? ''}"` };
+    const target: BackendTarget = {
+      name,
+      url: new URL(`https://${address}`),
+      caPem: spec.caBundle ? Buffer.from(spec.caBundle, 'base64').toString('utf8') : undefined,
+      insecureSkipTLSVerify: spec.insecureSkipTLSVerify,
+      serverName: `${ref.name}.${ref.namespace}.svc`,
+    };
+    const path = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
+    try {
+      const res = await backendGet(target, this.agents, path, 'application/json', CHECK_TIMEOUT_MS);
+      if (res.status < 200 || res.status >= 300) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: bad status from ${target.url.origin}${path}: ${res.status}`, target };
+      return { status: 'True', reason: 'Passed', message: 'all checks passed', target };
+    } catch (err) {
+      return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: ${(err as Error).message}`, target };
+    }
+  }
+
+  /** With aggregator routing, the backend is an endpoint address (a Service without selector + Endpoints works). */
+  private endpointAddress(ep: KubeObject, svcPort: ServicePort): string | undefined {
+    const subsets = (ep.subsets ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ name?: string; port: number }> }>;
+    for (const s of subsets) {
+      const p = (s.ports ?? []).find((x) => (x.name ?? '') === (svcPort.name ?? '')) ?? (s.ports?.length === 1 ? s.ports[0] : undefined);
+      const ip = s.addresses?.[0]?.ip;
+      if (p && ip) return `${ip.includes(':') ? `[${ip}]` : ip}:${p.port}`;
+    }
+    return undefined;
+  }
+
+  private async writeStatus(svc: KubeObject, v: Verdict): Promise<void> {
+    const conditions = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).filter((c) => c.type !== 'Available');
+    const old = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).find((c) => c.type === 'Available');
+    if (old && old.status === v.status && old.reason === v.reason && old.message === v.message) return;
+    if (v.status !== 'True') unavailableTotal.inc({ name: svc.metadata.name as string, reason: v.reason });
+    const next = { type: 'Available', status: v.status, reason: v.reason, message: v.message, lastTransitionTime: old && old.status === v.status ? old.lastTransitionTime : nowTimestamp() };
+    try {
+      await this.local.handler('apiregistration.k8s.io', 'apiservices').update(ctx(), undefined, svc.metadata.name as string, { ...svc, status: { conditions: [...conditions, next] } } as never, { dryRun: false, fieldValidation: 'Ignore' }, 'status');
+    } catch (err) {
+      if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) throw err;
+      this.again = true;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { GenericApiServer } from '@kube/apiserver';
+import { Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
+import type { AggregatorConfig } from '../aggregator.config';
+import { DiscoveryMerger } from '../discovery/discovery.merger';
+import { FrontDoor } from '../front-door.server';
+import { OpenApiMerger } from '../openapi/openapi.merger';
+import type { BackendTarget } from '../proxy/backend.target';
+import { RoutingTable } from '../routing/routing.table';
+import { AutoRegistration, type DesiredGroupVersion } from './autoregistration.controller';
+import { AvailabilityController } from './availability.controller';
+
+const REFRESH_INTERVAL_MS = 60_000;
+/** Groups of the built-in backends; every other group a backend serves comes from a CRD. */
+const BUILT_IN_SERVICES = new Set(['core-api']);
+
+/**
+ * Keeps the front door in step with the local backends: fetches their discovery and OpenAPI (at start, every
+ * minute and when told something changed), updates the routing table, and lets autoregistration reconcile the
+ * APIService objects. A backend that fails keeps its last documents, marked Stale.
+ */
+@Injectable()
+export class BackendsController implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('BackendsController');
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  private pending = false;
+  private readonly autoregistration: AutoRegistration;
+  private readonly targets: Map<string, BackendTarget>;
+  private remote = new Map<string, { target: BackendTarget; groupVersion: string }>();
+
+  constructor(
+    @Inject(AGGREGATOR_CONFIG) config: AggregatorConfig,
+    @Inject(GenericApiServer) private readonly local: GenericApiServer,
+    @Inject(FrontDoor) private readonly frontDoor: FrontDoor,
+    @Inject(DiscoveryMerger) private readonly discovery: DiscoveryMerger,
+    @Inject(OpenApiMerger) private readonly openapi: OpenApiMerger,
+    @Inject(RoutingTable) private readonly routes: RoutingTable,
+    @Inject(AvailabilityController) availability: AvailabilityController,
+    @Inject(Storage) private readonly storage: Storage,
+  ) {
+    availability.onTargetsChanged = (remote) => {
+      this.remote = new Map(remote);
+      void this.refresh();
+    };
+    this.autoregistration = new AutoRegistration(local);
+    this.targets = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.routes.setLocal(this.local.resources.map((d) => `${d.group}/${d.version}`));
+    this.frontDoor.onUnknownGroupVersion = () => this.refresh();
+    this.frontDoor.refreshInFlight = () => this.running;
+    void this.followCustomResourceDefinitions();
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  onApplicationShutdown(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.crdChannel?.close();
+  }
+
+  private stopped = false;
+  private crdChannel?: WatchChannel<StorageEvent>;
+
+  /**
+   * CRDs live in the same etcd: following them (as kube's CRD-registration controller does with an informer)
+   * refreshes discovery the moment a CRD is established or removed, NATS or not.
+   */
+  private async followCustomResourceDefinitions(): Promise<void> {
+    const crds = this.storage.resource({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }, 'apiextensions.k8s.io/customresourcedefinitions');
+    while (!this.stopped) {
+      try {
+        this.crdChannel = await crds.watch(undefined, undefined);
+        for await (const ev of this.crdChannel) if (ev.key) void this.refresh();
+      } catch {
+        // re-watch below
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  /** Re-reads every backend now (coalesced: one refresh runs at a time, one more is queued at most). */
+  refresh(): Promise<void> {
+    if (this.running) {
+      this.pending = true;
+      return this.running;
+    }
+    this.running = this.refreshOnce()
+      .catch((err: Error) => this.logger.warn(`refresh failed: ${err.message}`))
+      .finally(() => {
+        this.running = undefined;
+        if (this.pending) {
+          this.pending = false;
+          void this.refresh();
+        }
+      });
+    return this.running;
+  }
+
+  private async refreshOnce(): Promise<void> {
+    const all = new Map<string, BackendTarget>([...this.targets, ...[...this.remote].map(([n, r]) => [n, r.target] as const)]);
+    await this.discovery.refresh(all, new Map([...this.remote].map(([n, r]) => [n, r.groupVersion])));
+    const apiServices = (await this.local.handler('apiregistration.k8s.io', 'apiservices').list(undefined, { resourceVersion: '0' })).items;
+    this.discovery.setDeclared(apiServices.map((a) => ({ group: String((a.spec as { group?: string }).group ?? ''), version: String((a.spec as { version: string }).version) })));
+    const owners = new Map<string, string>();
+    const desired: DesiredGroupVersion[] = [];
+    for (const [key, o] of this.discovery.groupVersions) {
+      if (o.backend === 'aggregator' || this.remote.has(o.backend)) continue;
+      owners.set(key, o.backend);
+      const builtIn = BUILT_IN_SERVICES.has(o.backend) || o.group === 'apiextensions.k8s.io';
+      desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true' });
+    }
+    this.routes.setBackends(owners, this.targets);
+    await this.openapi.refresh(all);
+    this.frontDoor.routesSynced = true;
+    await this.autoregistration.sync(desired);
+  }
+}

@@ -1,0 +1,288 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { register } from 'prom-client';
+import { Errors, parseGroupVersion } from '@kube/apimachinery';
+import { Authenticator, HealthChecks, KUBE_VERSION, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
+import { AuditLog } from './audit.log';
+import type { DiscoveryMerger } from './discovery/discovery.merger';
+import { impersonate } from './impersonation';
+import type { OpenApiMerger } from './openapi/openapi.merger';
+import { proxyRequest, proxyUpgrade } from './proxy/backend.proxy';
+import type { BackendAgents, ProxyClientCertificate } from './proxy/backend.target';
+import type { Route, RoutingTable } from './routing/routing.table';
+
+export interface FrontDoorOptions {
+  bindAddress: string;
+  port: number;
+  tls: { certPem: string; keyPem: string };
+  authentication: AuthenticationOptions;
+  proxyClient: ProxyClientCertificate;
+  maxRequestsInFlight?: number;
+  maxMutatingRequestsInFlight?: number;
+  requestTimeoutMs?: number;
+  auditLogPath?: string;
+}
+
+const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function writeStatus(res: ServerResponse, err: unknown, headers: Record<string, string> = {}): number {
+  const status = (err as { status?: { code: number } }).status ? (err as { status: { code: number; details?: { retryAfterSeconds?: number } } }).status : Errors.internal(err).status;
+  if (res.headersSent) {
+    res.destroy();
+    return status.code;
+  }
+  const body = JSON.stringify(status);
+  if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
+  res.writeHead(status.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+  return status.code;
+}
+
+function isWatch(req: IncomingMessage, path: string, query: string): boolean {
+  return /(^|&)watch=(true|1)(&|$)/.test(query) || /^\/apis?\/(?:[^/]+\/)?[^/]+\/watch\//.test(path) || (req.headers.upgrade !== undefined);
+}
+
+/**
+ * The front door: authentication, impersonation, max-in-flight, audit, then either our own
+ * apiregistration.k8s.io group, merged discovery/OpenAPI, or a proxied request to the group/version's owner.
+ */
+export class FrontDoor {
+  readonly health = new HealthChecks();
+  private readonly authn: Authenticator;
+  private readonly audit: AuditLog;
+  private server?: Server;
+  private inflight = 0;
+  private inflightMutating = 0;
+  routesSynced = false;
+
+  constructor(
+    private readonly options: FrontDoorOptions,
+    private readonly local: GenericApiServer,
+    private readonly routes: RoutingTable,
+    private readonly discovery: DiscoveryMerger,
+    private readonly openapi: OpenApiMerger,
+    private readonly agents: BackendAgents,
+  ) {
+    this.authn = new Authenticator(options.authentication);
+    this.audit = new AuditLog(options.auditLogPath);
+    this.health.add('etcd', () => local.storage.ping());
+    this.health.add('discovery-synced', () => {
+      if (!this.routesSynced) throw new Error('backend discovery not fetched yet');
+    }, ['readyz']);
+  }
+
+  async listen(): Promise<number> {
+    const server = createServer(
+      { cert: this.options.tls.certPem, key: this.options.tls.keyPem, ca: this.authn.trustedCAs, requestCert: true, rejectUnauthorized: false, keepAliveTimeout: 65_000 },
+      (req, res) => void this.handle(req, res),
+    );
+    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.handleUpgrade(req, socket, head));
+    server.requestTimeout = 0;
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.bindAddress, () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  }
+
+  async close(): Promise<void> {
+    const server = this.server;
+    this.audit.close();
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+      setTimeout(() => server.closeAllConnections(), 2000).unref();
+    });
+  }
+
+  private identify(req: IncomingMessage): UserInfo {
+    const user = this.authn.authenticate(req);
+    if (!user) throw Errors.unauthorized();
+    return impersonate(req, user);
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = Date.now();
+    const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+    req.headers['x-request-id'] = requestId;
+    res.setHeader('Audit-Id', requestId);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const query = q < 0 ? '' : url.slice(q + 1);
+    let user: UserInfo | undefined;
+    let code = 0;
+    try {
+      user = this.identify(req);
+      const longRunning = isWatch(req, path, query);
+      code = longRunning ? await this.route(req, res, path, user) : await this.limited(req, res, () => this.route(req, res, path, user as UserInfo));
+    } catch (err) {
+      code = writeStatus(res, err);
+    } finally {
+      this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: code || res.statusCode, latencyMs: Date.now() - started, sourceIP: req.socket.remoteAddress ?? '' });
+    }
+  }
+
+  private async limited(req: IncomingMessage, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
+    const mutating = MUTATING_METHODS.has(req.method ?? 'GET');
+    const limit = mutating ? (this.options.maxMutatingRequestsInFlight ?? 200) : (this.options.maxRequestsInFlight ?? 400);
+    if ((mutating ? this.inflightMutating : this.inflight) >= limit) return writeStatus(res, Errors.tooManyRequests());
+    if (mutating) this.inflightMutating++;
+    else this.inflight++;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const timeout = new Promise<number>((resolve) => {
+        timer = setTimeout(() => resolve(writeStatus(res, Errors.timeout())), this.options.requestTimeoutMs ?? 60_000);
+      });
+      return await Promise.race([fn(), timeout]);
+    } finally {
+      clearTimeout(timer);
+      if (mutating) this.inflightMutating--;
+      else this.inflight--;
+    }
+  }
+
+  private async route(req: IncomingMessage, res: ServerResponse, path: string, user: UserInfo): Promise<number> {
+    const nonResource = await this.serveNonResource(req, res, path);
+    if (nonResource) return nonResource;
+    const gv = groupVersionOf(path);
+    if (!gv) throw notFound();
+    const route = this.routes.lookup(gv.group, gv.version) ?? (await this.refreshOnMiss(gv.group, gv.version));
+    if (!route) throw this.routesSynced ? notFound() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
+    if (route.kind === 'local') return this.local.serve(req, res, user);
+    if (route.kind === 'unavailable') throw Errors.serviceUnavailable(route.message);
+    return proxyRequest(req, res, route.target, user, this.agents);
+  }
+
+  /** Set by the backends controller: the discovery refresh under way, if any (discovery waits for it). */
+  refreshInFlight?: () => Promise<void> | undefined;
+
+  /** Set by the backends controller: re-reads backend discovery (coalesced). */
+  onUnknownGroupVersion?: () => Promise<void>;
+  private lastMissRefresh = 0;
+
+  /**
+   * A group/version nobody announced yet (a CRD established a moment ago): refresh discovery once, at most
+   * once a second, before answering 404, so a new API is reachable even if its announcement was lost.
+   */
+  private async refreshOnMiss(group: string, version: string): Promise<Route | undefined> {
+    if (!this.onUnknownGroupVersion || Date.now() - this.lastMissRefresh < 1000) return undefined;
+    this.lastMissRefresh = Date.now();
+    await this.onUnknownGroupVersion();
+    return this.routes.lookup(group, version);
+  }
+
+  private handleUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    try {
+      const user = this.identify(req);
+      const gv = groupVersionOf((req.url ?? '/').split('?')[0]);
+      const route = gv ? this.routes.lookup(gv.group, gv.version) : undefined;
+      if (!route || route.kind !== 'proxy') throw notFound();
+      proxyUpgrade(req, socket, head, route.target, user, this.options.proxyClient);
+    } catch (err) {
+      const status = (err as { status?: { code: number } }).status ?? Errors.internal(err).status;
+      const body = JSON.stringify(status);
+      socket.end(`HTTP/1.1 ${status.code} Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    }
+  }
+
+  /** Returns the status code when the path is one the front door answers itself, else 0. */
+  private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string): Promise<number> {
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    if (trimmed === '/version') return this.json(res, 200, Buffer.from(JSON.stringify(KUBE_VERSION)));
+    if (trimmed === '/metrics') {
+      res.writeHead(200, { 'Content-Type': register.contentType });
+      res.end(await register.metrics());
+      return 200;
+    }
+    const health = /^\/(healthz|livez|readyz)(?:\/([^/]+))?$/.exec(trimmed);
+    if (health) {
+      const params = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      const r = await this.health.run(health[1] as HealthEndpoint, params.has('verbose'), health[2], params.getAll('exclude'));
+      res.writeHead(r.code, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end(r.body);
+      return r.code;
+    }
+    if (trimmed === '/api' || trimmed === '/apis' || trimmed.startsWith('/apis/') || trimmed.startsWith('/openapi/')) await this.refreshInFlight?.();
+    if (trimmed === '/api' || trimmed === '/apis') {
+      const accept = req.headers.accept ?? '';
+      const agg = aggregatedVersion(accept);
+      const doc = agg ? this.discovery.aggregated(trimmed, agg) : this.discovery.get(trimmed);
+      if (!doc) throw notFound();
+      res.setHeader('Vary', 'Accept');
+      return this.cached(req, res, doc.body, doc.etag, doc.contentType);
+    }
+    if (/^\/apis\/[^/]+$/.test(trimmed)) {
+      const doc = this.discovery.get(trimmed);
+      if (!doc) throw notFound();
+      return this.cached(req, res, doc.body, doc.etag, doc.contentType);
+    }
+    if (trimmed === '/openapi/v2') {
+      const doc = (req.headers.accept ?? '').includes('protobuf') ? this.openapi.v2Protobuf() : this.openapi.v2Json();
+      if (!doc) throw Errors.serviceUnavailable('OpenAPI is not aggregated yet', 1);
+      const ct = (req.headers.accept ?? '').includes('protobuf') ? 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' : 'application/json';
+      return this.cached(req, res, doc.body, doc.etag, ct);
+    }
+    if (trimmed === '/openapi/v3') return this.json(res, 200, Buffer.from(JSON.stringify(this.openapi.v3Index())));
+    if (trimmed.startsWith('/openapi/v3/')) return this.serveOpenApiV3(req, res, trimmed.slice('/openapi/v3/'.length));
+    return 0;
+  }
+
+  private async serveOpenApiV3(req: IncomingMessage, res: ServerResponse, key: string): Promise<number> {
+    const owner = this.openapi.ownerOf(key);
+    if (!owner) throw notFound();
+    if (owner === 'aggregator') {
+      const doc = this.local.openApiDocuments.v3Document(key);
+      if (!doc) throw notFound();
+      return this.cached(req, res, doc.body, doc.etag, 'application/json');
+    }
+    const target = this.routes.backend(owner);
+    if (!target) throw Errors.serviceUnavailable(`no endpoint for ${owner}`);
+    return proxyRequest(req, res, target, { name: 'system:kube-aggregator', groups: ['system:masters'] }, this.agents);
+  }
+
+  private json(res: ServerResponse, code: number, body: Buffer): number {
+    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': body.length });
+    res.end(body);
+    return code;
+  }
+
+  private cached(req: IncomingMessage, res: ServerResponse, body: Buffer, etag: string, contentType: string): number {
+    if (req.headers['if-none-match'] === etag) {
+      res.writeHead(304, { ETag: etag });
+      res.end();
+      return 304;
+    }
+    res.writeHead(200, { 'Content-Type': contentType, 'Content-Length': body.length, ETag: etag });
+    res.end(body);
+    return 200;
+  }
+}
+
+function aggregatedVersion(accept: string): 'v2' | 'v2beta1' | undefined {
+  for (const part of accept.split(',')) {
+    if (!part.includes('as=APIGroupDiscoveryList') || !part.includes('g=apidiscovery.k8s.io')) continue;
+    if (part.includes('v=v2beta1')) return 'v2beta1';
+    if (/v=v2(;|$|\s)/.test(part)) return 'v2';
+  }
+  return undefined;
+}
+
+/** /api/v1/… → core v1; /apis/<g>/<v>/… → g/v; anything else → undefined. */
+function groupVersionOf(path: string): { group: string; version: string } | undefined {
+  const parts = path.split('/').filter(Boolean);
+  if (parts[0] === 'api' && parts[1]) return { group: '', version: parts[1] };
+  if (parts[0] === 'apis' && parts[1] && parts[2]) return parseGroupVersion(`${parts[1]}/${parts[2]}`);
+  return undefined;
+}
+
+function notFound(): Error {
+  const err = Errors.notFound({ group: '', resource: '' }, '');
+  err.status.message = 'the server could not find the requested resource';
+  err.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
+  return err;
+}

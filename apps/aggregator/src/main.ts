@@ -1,0 +1,14 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { aggregatorConfigFromEnv } from './aggregator.config';
+import { AggregatorModule } from './aggregator.module';
+
+async function main(): Promise<void> {
+  const app = await NestFactory.createApplicationContext(AggregatorModule.forRoot(aggregatorConfigFromEnv()), { logger: ['log', 'warn', 'error'] });
+  app.enableShutdownHooks();
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

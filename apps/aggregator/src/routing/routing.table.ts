@@ -1,0 +1,45 @@
+import type { BackendTarget } from '../proxy/backend.target';
+
+export type Route = { kind: 'local' } | { kind: 'proxy'; target: BackendTarget } | { kind: 'unavailable'; message: string };
+
+/**
+ * group/version → where requests go, consulted once per request (a map lookup). Local backends (core-api,
+ * extensions) come from their discovery; APIServices with spec.service are set by the availability controller.
+ */
+export class RoutingTable {
+  private localGroups = new Set<string>();
+  private backendOf = new Map<string, string>();
+  private targets = new Map<string, BackendTarget>();
+  private remote = new Map<string, Route>();
+
+  /** The aggregator's own group/versions (apiregistration.k8s.io/v1). */
+  setLocal(groupVersions: Iterable<string>): void {
+    this.localGroups = new Set(groupVersions);
+  }
+
+  /** Group/versions served by the local backends, and those backends' targets. */
+  setBackends(owners: ReadonlyMap<string, string>, targets: ReadonlyMap<string, BackendTarget>): void {
+    this.backendOf = new Map(owners);
+    this.targets = new Map(targets);
+  }
+
+  setRemote(groupVersion: string, route: Route | undefined): void {
+    if (route) this.remote.set(groupVersion, route);
+    else this.remote.delete(groupVersion);
+  }
+
+  lookup(group: string, version: string): Route | undefined {
+    const key = `${group}/${version}`;
+    if (this.localGroups.has(key)) return { kind: 'local' };
+    const remote = this.remote.get(key);
+    if (remote) return remote;
+    const backend = this.backendOf.get(key);
+    const target = backend ? this.targets.get(backend) : undefined;
+    return target ? { kind: 'proxy', target } : undefined;
+  }
+
+  /** Any live target, for requests that are not about a group/version (none today). */
+  backend(name: string): BackendTarget | undefined {
+    return this.targets.get(name);
+  }
+}

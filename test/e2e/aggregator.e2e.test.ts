@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKubectl, type KubectlResult } from '@kube/testing';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+import { startTestAggregatedServer, type TestAggregatedServer } from '../support/test-aggregated.server';
+
+const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+};
+
+describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
+  let stack: StackHarness;
+  let wardle: TestAggregatedServer;
+  const k = (args: string[], stdin?: string): Promise<KubectlResult> => runKubectl(args, { kubeconfig: stack.kubeconfig, version, stdin });
+
+  beforeAll(async () => {
+    stack = await startStack();
+    wardle = await startTestAggregatedServer(stack.pki);
+  });
+
+  afterAll(async () => {
+    await wardle?.stop();
+    await stack?.stop();
+  });
+
+  it('lists the built-in APIServices as Local and Available', async () => {
+    const out = (await k(['get', 'apiservices'])).stdout;
+    expect(out).toMatch(/^NAME\s+SERVICE\s+AVAILABLE\s+AGE$/m);
+    for (const name of ['v1.', 'v1.coordination.k8s.io', 'v1.apiextensions.k8s.io', 'v1.apiregistration.k8s.io']) {
+      expect(out).toMatch(new RegExp(`^${name.replace(/\./g, '\\.')}\\s+Local\\s+True\\s+`, 'm'));
+    }
+  });
+
+  it('answers 401 without credentials', async () => {
+    const r = await stack.request('GET', '/api/v1/namespaces', { anonymous: true });
+    expect(r.status).toBe(401);
+    expect(r.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+  });
+
+  it('impersonates for system:masters', async () => {
+    const r = await stack.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' } });
+    expect(r.status).toBe(200);
+  });
+
+  it('refuses an invalid APIService with 422', async () => {
+    const bad = { apiVersion: 'apiregistration.k8s.io/v1', kind: 'APIService', metadata: { name: 'v1.wrong.test' }, spec: { group: 'other.test', version: 'v1', groupPriorityMinimum: 100, versionPriority: 10 } };
+    const r = await k(['create', '-f', '-'], JSON.stringify(bad));
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('is invalid');
+  });
+
+  it('routes a registered aggregated server with the caller identity, marks it unavailable when it dies and recovers', async () => {
+    const manifests = [
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'wardle-server', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: wardle.port }] } },
+      { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'wardle-server', namespace: 'default' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: wardle.port }] }] },
+      {
+        apiVersion: 'apiregistration.k8s.io/v1',
+        kind: 'APIService',
+        metadata: { name: 'v1.wardle.test' },
+        spec: { group: 'wardle.test', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 }, caBundle: Buffer.from(wardle.caPem).toString('base64') },
+      },
+    ];
+    for (const m of manifests) {
+      const r = await k(['apply', '-f', '-'], JSON.stringify(m));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    expect(await until(async () => /v1\.wardle\.test\s+default\/wardle-server\s+True/.test((await k(['get', 'apiservices', 'v1.wardle.test'])).stdout), 10_000)).toBe(true);
+    const raw = await k(['get', '--raw', '/apis/wardle.test/v1/namespaces/default/flunders']);
+    expect(raw.code, raw.stderr).toBe(0);
+    const item = JSON.parse(raw.stdout).items[0];
+    expect(item.user).toBe('kubernetes-admin');
+    expect(item.groups).toContain('system:masters');
+    expect(item.authorization).toBeNull();
+
+    await wardle.stop();
+    expect(await until(async () => /v1\.wardle\.test\s+default\/wardle-server\s+False/.test((await k(['get', 'apiservices', 'v1.wardle.test'])).stdout), 40_000)).toBe(true);
+    const down = await stack.request('GET', '/apis/wardle.test/v1/namespaces/default/flunders');
+    expect(down.status).toBe(503);
+    expect((await k(['get', 'namespaces'])).code).toBe(0);
+
+    await wardle.start();
+    expect(await until(async () => /v1\.wardle\.test\s+default\/wardle-server\s+True/.test((await k(['get', 'apiservices', 'v1.wardle.test'])).stdout), 40_000)).toBe(true);
+
+    wardle.redirect = true;
+    const redirected = await stack.request('GET', '/apis/wardle.test/v1/namespaces/default/flunders');
+    expect(redirected.status).toBe(502);
+    wardle.redirect = false;
+  }, 120_000);
+});

@@ -1,0 +1,74 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
+
+export interface SeenRequest {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export interface TestAggregatedServer {
+  port: number;
+  caPem: string;
+  seen: SeenRequest[];
+  /** Answer every request with a redirect (to check the aggregator refuses it). */
+  redirect: boolean;
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const GROUP = 'wardle.test';
+const VERSION = 'v1';
+
+/**
+ * A minimal aggregated API server for tests: HTTPS with its own serving certificate (issued for
+ * wardle-server.default.svc by the cluster CA), discovery for wardle.test/v1 and a list of flunders whose
+ * items echo the identity headers it received.
+ */
+export async function startTestAggregatedServer(pki: PkiPaths, port = 0): Promise<TestAggregatedServer> {
+  const ca = await loadCertificateAuthority(pki.caCert, pki.caKey);
+  const cert = await issueCertificate(ca, { commonName: 'wardle-server', dnsNames: ['wardle-server.default.svc'], ipAddresses: ['127.0.0.1'], usage: 'server' });
+  const seen: SeenRequest[] = [];
+  let server: Server | undefined;
+  const state: TestAggregatedServer = {
+    port,
+    caPem: ca.certPem,
+    seen,
+    redirect: false,
+    stop: () => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())),
+    start: async () => {
+      server = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
+        seen.push({ path: req.url ?? '', headers: req.headers });
+        if (state.redirect) {
+          res.writeHead(302, { Location: 'https://example.invalid/' });
+          res.end();
+          return;
+        }
+        const json = (code: number, body: unknown, type = 'application/json'): void => {
+          res.writeHead(code, { 'Content-Type': type });
+          res.end(JSON.stringify(body));
+        };
+        const path = (req.url ?? '').split('?')[0];
+        if (path === `/apis/${GROUP}/${VERSION}`) {
+          return json(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${GROUP}/${VERSION}`, resources: [{ name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list'] }] });
+        }
+        if (path === '/apis' && String(req.headers.accept).includes('APIGroupDiscoveryList')) {
+          return json(
+            200,
+            { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: [{ metadata: { name: GROUP }, versions: [{ version: VERSION, resources: [{ resource: 'flunders', responseKind: { group: GROUP, version: VERSION, kind: 'Flunder' }, scope: 'Namespaced', singularResource: 'flunder', verbs: ['get', 'list'] }] }] }] },
+            'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+          );
+        }
+        if (path === `/apis/${GROUP}/${VERSION}/namespaces/default/flunders`) {
+          const items = [{ apiVersion: `${GROUP}/${VERSION}`, kind: 'Flunder', metadata: { name: 'echo', namespace: 'default' }, user: req.headers['x-remote-user'], groups: req.headers['x-remote-group'], authorization: req.headers.authorization ?? null }];
+          return json(200, { kind: 'FlunderList', apiVersion: `${GROUP}/${VERSION}`, metadata: { resourceVersion: '1' }, items });
+        }
+        json(404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404 });
+      });
+      await new Promise<void>((resolve) => server!.listen(state.port, '127.0.0.1', () => resolve()));
+      state.port = (server!.address() as AddressInfo).port;
+    },
+  };
+  await state.start();
+  return state;
+}
