@@ -92,8 +92,8 @@ function rowObject(obj: KubeObject, include: IncludeObject): unknown {
 }
 
 /** Builds a meta.k8s.io/v1 Table: Name, the given columns, then Age unless a column already is "Age". */
-export function buildTable(columns: readonly PrintColumn[], objects: readonly KubeObject[], meta: ListMeta, include: IncludeObject = 'Metadata', withDefinitions = true): Table {
-  const all = allColumns(columns);
+export function buildTable(columns: readonly PrintColumn[], objects: readonly KubeObject[], meta: ListMeta, include: IncludeObject = 'Metadata', withDefinitions = true, withAge = true): Table {
+  const all = allColumns(columns, withAge);
   const now = Date.now();
   return {
     kind: 'Table',
@@ -110,8 +110,8 @@ export function buildTable(columns: readonly PrintColumn[], objects: readonly Ku
 }
 
 /** Name first; Age last unless the resource prints its own Age column (kube's default printer does this). */
-export function allColumns(columns: readonly PrintColumn[]): PrintColumn[] {
-  const hasAge = columns.some((c) => c.name.toLowerCase() === 'age');
+export function allColumns(columns: readonly PrintColumn[], withAge = true): PrintColumn[] {
+  const hasAge = !withAge || columns.some((c) => c.name.toLowerCase() === 'age');
   const hasName = columns.some((c) => c.format === 'name');
   return [...(hasName ? [] : [NAME_COLUMN]), ...columns, ...(hasAge ? [] : [AGE_COLUMN])];
 }

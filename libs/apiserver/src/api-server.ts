@@ -404,7 +404,7 @@ export class GenericApiServer {
         const list = await h.list(ns, listQuery(query));
         const { result: _r, ...body } = list;
         if (negotiated.as?.kind === 'Table') {
-          const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query));
+          const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query), true, h.def.tableAge ?? true);
           writeObject(res, 200, table, negotiated.format, ctx.warnings);
           return 200;
         }
@@ -482,7 +482,7 @@ export class GenericApiServer {
 
   private respond(res: ServerResponse, code: number, h: RestHandler, obj: KubeObject, negotiated: Negotiated, query: URLSearchParams, ctx: RequestContext): number {
     let body: unknown = obj;
-    if (negotiated.as?.kind === 'Table') body = buildTable(h.def.tableColumns ?? [], [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject(query));
+    if (negotiated.as?.kind === 'Table') body = buildTable(h.def.tableColumns ?? [], [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject(query), true, h.def.tableAge ?? true);
     else if (negotiated.as?.kind === 'PartialObjectMetadata') body = partial(obj);
     else if (negotiated.format === 'json') return writeJsonText(res, code, cachedJson(obj), ctx.warnings), code;
     writeObject(res, code, body, negotiated.format, ctx.warnings);
@@ -537,7 +537,7 @@ export class GenericApiServer {
     const asTable = negotiated.as?.kind === 'Table';
     await streamWatch(res, channel, {
       filter,
-      encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first) : h.withTypeMeta(obj)),
+      encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
       timeoutMs,
       allowBookmarks: query.get('allowWatchBookmarks') === 'true',
       initialEventsEndBookmark: sendInitial === 'true' && query.get('allowWatchBookmarks') === 'true',

@@ -80,6 +80,8 @@ export interface ResourceDefinition {
   schema?: { name: string; components: SchemaComponents };
   /** Extra columns after NAME (and before AGE, which is added unless a column named Age exists). */
   tableColumns?: TableColumn[];
+  /** Append an Age column to tableColumns (default true; CRDs and custom resources with printer columns say false). */
+  tableAge?: boolean;
   strategy?: ResourceStrategy;
   /** etcd key segment: /registry/<storagePrefix>/[ns/]name. Defaults to plural (core) or <group>/<plural>. */
   storagePrefix?: string;

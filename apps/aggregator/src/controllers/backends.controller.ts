@@ -110,7 +110,11 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     const owners = new Map<string, string>();
     const desired: DesiredGroupVersion[] = [];
     for (const [key, o] of this.discovery.groupVersions) {
-      if (o.backend === 'aggregator' || this.remote.has(o.backend)) continue;
+      if (this.remote.has(o.backend)) continue;
+      if (o.backend === 'aggregator') {
+        desired.push({ group: o.group, version: o.version, managed: 'onstart' });
+        continue;
+      }
       owners.set(key, o.backend);
       const builtIn = BUILT_IN_SERVICES.has(o.backend) || o.group === 'apiextensions.k8s.io';
       desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true' });

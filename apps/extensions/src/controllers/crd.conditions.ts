@@ -4,7 +4,7 @@ import { nowTimestamp } from '@kube/apiserver';
 import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../crd/crd.types';
 import { checkNames } from './crd-names';
 
-export const CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
+export { CUSTOM_RESOURCE_CLEANUP_FINALIZER as CLEANUP_FINALIZER } from '../crd/crd.types';
 const APPROVAL_ANNOTATION = 'api-approved.kubernetes.io';
 
 type Condition = CustomResourceDefinitionCondition;

@@ -6,7 +6,7 @@
 import type { FieldError, KubeObject } from '@kube/apimachinery';
 import type { ResourceStrategy } from '@kube/apiserver';
 import { isStoredVersion, storageVersion, type CustomResourceDefinition, type CustomResourceDefinitionSpec } from './crd.types';
-import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate } from './crd.validation';
+import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, validateCustomResourceDefinitionStatusUpdate } from './crd.validation';
 import { isRecord, list } from './plain-json.helpers';
 
 const DEFAULT_SERVICE_PORT = 443;
@@ -67,6 +67,7 @@ export const customResourceDefinitionStrategy: ResourceStrategy = {
   validate: (obj: KubeObject): FieldError[] => validateCustomResourceDefinition(obj as CustomResourceDefinition),
   validateUpdate: (obj: KubeObject, old: KubeObject): FieldError[] =>
     validateCustomResourceDefinitionUpdate(obj as CustomResourceDefinition, old as CustomResourceDefinition),
+  validateStatusUpdate: (obj: KubeObject): FieldError[] => validateCustomResourceDefinitionStatusUpdate(obj as CustomResourceDefinition),
   // A CRD is only ever created by POST, and every update must name the resourceVersion it read.
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,

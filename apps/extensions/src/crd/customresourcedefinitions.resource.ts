@@ -62,6 +62,7 @@ export const customResourceDefinitionsResource: ResourceDefinition = {
   subresources: { status: true },
   schema: { name: CUSTOM_RESOURCE_DEFINITION_SCHEMA, components: apiextensionsV1Components },
   tableColumns: [createdAtColumn],
+  tableAge: false,
   strategy: customResourceDefinitionStrategy,
   // DNS subdomain; the `<plural>.<group>` rule is part of the strategy's validation.
   nameValidation: 'subdomain',

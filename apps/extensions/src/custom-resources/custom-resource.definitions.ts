@@ -102,6 +102,8 @@ export function customResourceDefinitions(crd: CustomResourceDefinition): Resour
         subresources: scaleOf(v),
         schema: openApiSchema(crd, v, openAPIV3Schema),
         tableColumns: columns.length ? columns.map(printerColumn) : undefined,
+        // Declared printer columns replace the defaults entirely (kube adds Age only when none are declared).
+        tableAge: columns.length === 0,
         storagePrefix: `${crd.spec.group}/${crd.spec.names.plural}`,
         storageVersion: storage,
         disableStrategicMergePatch: true,
