@@ -11,7 +11,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Etcd3 } from 'etcd3';
-import { ensurePki } from '@kube/pki';
+import { ensurePki, issueCertificate, loadCertificateAuthority } from '@kube/pki';
+import { startStubAggregatedServer } from './aggregated.stub';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
 import { agentFor, call, percentile, runLoad, type LoadResult, type TlsClient } from './load.generator';
 import { request } from 'node:https';
@@ -98,6 +99,52 @@ async function benchWatchers(port: number, tls: TlsClient, count: number, writes
   return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: latencies.length };
 }
 
+async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient, pki: Awaited<ReturnType<typeof ensurePki>>): Promise<void> {
+  const one = agentFor(tls, 1);
+  const many = agentFor(tls, 32);
+  const get = (agent: ReturnType<typeof agentFor>, port: number) => async () => (await call(agent, port, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200;
+  await runLoad(1, 1, get(one, aggPort));
+  const direct1 = await runLoad(1, SECONDS, get(one, apiPort));
+  const proxied1 = await runLoad(1, SECONDS, get(one, aggPort));
+  console.log(`GET through aggregator, 1 conn       p50 ${proxied1.p50ms.toFixed(2)} ms (+${(proxied1.p50ms - direct1.p50ms).toFixed(2)}), p99 ${proxied1.p99ms.toFixed(2)} ms (+${(proxied1.p99ms - direct1.p99ms).toFixed(2)}) vs direct p50 ${direct1.p50ms.toFixed(2)} ms (target ≤ +0.5 ms p50)`);
+  const direct32 = await runLoad(32, SECONDS, get(many, apiPort));
+  const proxied32 = await runLoad(32, SECONDS, get(many, aggPort));
+  console.log(line('GET through aggregator, 32 conns', proxied32, direct32, '≥ 60% of direct'));
+  const w = await benchWatchers(aggPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 3);
+  console.log(`WATCH 1,000 watchers via aggregator  delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries`);
+
+  const ca = await loadCertificateAuthority(pki.caCert, pki.caKey);
+  const serving = await issueCertificate(ca, { commonName: 'bench-server', dnsNames: ['bench-server.default.svc'], usage: 'server' });
+  const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem);
+  const agent = agentFor(tls, 4);
+  await call(agent, aggPort, { method: 'POST', path: '/api/v1/namespaces/default/services', body: JSON.stringify({ metadata: { name: 'bench-server' }, spec: { ports: [{ name: 'https', port: 443 }] } }) });
+  await call(agent, aggPort, { method: 'POST', path: '/api/v1/namespaces/default/endpoints', body: JSON.stringify({ metadata: { name: 'bench-server' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: stub.port }] }] }) });
+  const available = async (want: string): Promise<number> => {
+    const t0 = performance.now();
+    for (;;) {
+      const r = await call(agent, aggPort, { method: 'GET', path: '/apis/apiregistration.k8s.io/v1/apiservices/v1.bench.example.com' });
+      const cond = (JSON.parse(r.body).status?.conditions ?? []).find((c: { type: string }) => c.type === 'Available');
+      if (cond?.status === want) return performance.now() - t0;
+      if (performance.now() - t0 > 60_000) return NaN;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+  };
+  const t0 = performance.now();
+  await call(agent, aggPort, {
+    method: 'POST',
+    path: '/apis/apiregistration.k8s.io/v1/apiservices',
+    body: JSON.stringify({ metadata: { name: 'v1.bench.example.com' }, spec: { group: 'bench.example.com', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'bench-server', port: 443 }, caBundle: Buffer.from(ca.certPem).toString('base64') } }),
+  });
+  await available('True');
+  const up = performance.now() - t0;
+  stub.close();
+  const down = await available('False');
+  console.log(`APIService create → Available        ${up.toFixed(0)} ms; backend killed → Available=False ${down.toFixed(0)} ms (targets ≤ 5000 ms)`);
+  agent.destroy();
+  one.destroy();
+  many.destroy();
+}
+
 async function main(): Promise<void> {
   const etcd = await startEtcd();
   const dir = tempDir('bench');
@@ -113,6 +160,9 @@ async function main(): Promise<void> {
     KUBE_CLIENT_CA_FILE: pki.caCert,
     KUBE_MAX_REQUESTS_INFLIGHT: '2000',
     KUBE_MAX_MUTATING_REQUESTS_INFLIGHT: '1000',
+    KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
+    KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
+    KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
   });
   api.stdout?.resume();
   const children: ChildProcess[] = [api];
@@ -167,6 +217,24 @@ async function main(): Promise<void> {
     // 4. 1,000 watchers, one write
     const w = await benchWatchers(apiPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 5);
     console.log(`WATCH fan-out to 1,000 watchers      delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries (target p99 ≤ 50 ms)`);
+
+    // 5. The aggregator in front of core-api.
+    const aggPort = await freePort();
+    const aggregator = startChild([join(ROOT, 'dist/apps/aggregator/src/main.js')], {
+      KUBE_ETCD_ENDPOINTS: etcd.endpoint,
+      KUBE_SECURE_PORT: String(aggPort),
+      KUBE_TLS_CERT_FILE: pki.apiserverCert,
+      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+      KUBE_CLIENT_CA_FILE: pki.caCert,
+      KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
+      KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
+      KUBE_AGGREGATOR_BACKENDS: `core-api=https://127.0.0.1:${apiPort}`,
+      KUBE_MAX_REQUESTS_INFLIGHT: '2000',
+    });
+    aggregator.stdout?.resume();
+    children.push(aggregator);
+    await waitReady(aggPort, tls);
+    await benchAggregator(apiPort, aggPort, tls, pki);
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

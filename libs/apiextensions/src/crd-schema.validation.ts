@@ -77,7 +77,7 @@ function validateNode(s: JSONSchemaProps | undefined, path: string, ctx: Context
   validateChildren(s, path, ctx, isRoot, out);
   out.schema.push(...mapAndListTypeErrors(s, path), ...mapListKeysMapSetErrors(s, path), ...ruleShapeErrors(s, path));
   // Rules are compiled only when nothing here or below is wrong with the schema itself.
-  if (out.schema.length === 0 && ctx.rules && validations(s).length > 0) out.cel.push(...ruleCompileErrors(s, path, ctx, ctx.rules.forNode(s)));
+  if (out.schema.length === 0 && ctx.rules && validations(s).length > 0) out.cel.push(...ruleCompileErrors(path, ctx, ctx.rules.forNode(s)));
   return out;
 }
 
@@ -242,7 +242,8 @@ function goValidationRule(rule: ValidationRule): Record<string, unknown> {
   };
 }
 
-function ruleCompileErrors(s: JSONSchemaProps, path: string, ctx: Context, node: NodeRules): FieldError[] {
+/** Compilation results of a node's rules as CRD errors, and oldSelf where it cannot be correlated. */
+function ruleCompileErrors(path: string, ctx: Context, node: NodeRules): FieldError[] {
   const vPath = childPath(path, 'x-kubernetes-validations');
   if (node.initError) return [new FieldError('InternalError', vPath, node.initError)];
   const errs: FieldError[] = [];
