@@ -47,10 +47,10 @@ async function firstLine(child: ChildProcess): Promise<string> {
   return '';
 }
 
-async function benchWatchers(port: number, tls: TlsClient, count: number, writes: number): Promise<{ p50: number; p99: number; delivered: number }> {
+async function benchWatchers(port: number, tls: TlsClient, count: number, writes: number, prefix = 'watch'): Promise<{ p50: number; p99: number; delivered: number }> {
   const agent = agentFor(tls, count + 8);
   const writer = agentFor(tls, 2);
-  const created = await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: 'watch-start' } }) });
+  const created = await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `${prefix}-start` } }) });
   const rv = JSON.parse(created.body).metadata.resourceVersion as string;
   const arrivals = new Map<string, number[]>();
   const ready: Array<Promise<void>> = [];
@@ -85,7 +85,7 @@ async function benchWatchers(port: number, tls: TlsClient, count: number, writes
   await new Promise((r) => setTimeout(r, 500));
   const latencies: number[] = [];
   for (let w = 0; w < writes; w++) {
-    const name = `watch-${w}`;
+    const name = `${prefix}-${w}`;
     const t0 = performance.now();
     await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name } }) });
     const deadline = Date.now() + 10_000;
@@ -110,7 +110,7 @@ async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient,
   const direct32 = await runLoad(32, SECONDS, get(many, apiPort));
   const proxied32 = await runLoad(32, SECONDS, get(many, aggPort));
   console.log(line('GET through aggregator, 32 conns', proxied32, direct32, '≥ 60% of direct'));
-  const w = await benchWatchers(aggPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 3);
+  const w = await benchWatchers(aggPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 3, 'proxied');
   console.log(`WATCH 1,000 watchers via aggregator  delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries`);
 
   const ca = await loadCertificateAuthority(pki.caCert, pki.caKey);
