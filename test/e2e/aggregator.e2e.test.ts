@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl, type KubectlResult } from '@kube/testing';
+import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { startTestAggregatedServer, type TestAggregatedServer } from '../support/test-aggregated.server';
 
@@ -15,7 +15,7 @@ const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<
 describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
   let stack: StackHarness;
   let wardle: TestAggregatedServer;
-  const k = (args: string[], stdin?: string): Promise<KubectlResult> => runKubectl(args, { kubeconfig: stack.kubeconfig, version, stdin });
+  const { k } = kubectlSession(version, () => stack.kubeconfig);
 
   beforeAll(async () => {
     stack = await startStack();

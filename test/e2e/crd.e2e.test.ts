@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl, type KubectlResult } from '@kube/testing';
+import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 
 const CRD = `apiVersion: apiextensions.k8s.io/v1
@@ -70,13 +70,7 @@ spec:
 
 describe.each(['1.27', '1.33'])('custom resources with kubectl %s through the aggregator', (version) => {
   let stack: StackHarness;
-  const k = (args: string[], stdin?: string, timeoutMs?: number): Promise<KubectlResult> => runKubectl(args, { kubeconfig: stack.kubeconfig, version, stdin, timeoutMs });
-  const ok = async (args: string[], stdin?: string): Promise<string> => {
-    const r = await k(args, stdin);
-    expect(r.stderr.replace(/^(Warning|WARNING):.*\n?/gm, ''), `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
 
   beforeAll(async () => {
     stack = await startStack();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl, type KubectlResult } from '@kube/testing';
+import { kubectlSession } from '../support/kubectl.session';
 import { startCoreApi, startStack, type CoreApiHarness } from '../support/core-api.harness';
 
 /**
@@ -15,14 +15,7 @@ const TARGETS: Array<[string, 'core-api' | 'aggregator']> = [
 
 describe.each(TARGETS)('kubectl %s against %s', (version, target) => {
   let api: CoreApiHarness;
-  const k = (args: string[], stdin?: string, timeoutMs?: number): Promise<KubectlResult> => runKubectl(args, { kubeconfig: api.kubeconfig, version, stdin, timeoutMs });
-  const ok = async (args: string[], stdin?: string): Promise<string> => {
-    const r = await k(args, stdin);
-    // Warnings (and 1.27's version-skew notice against our 1.33 server) are not failures.
-    expect(r.stderr.replace(/^(Warning|WARNING):.*\n?/gm, ''), `kubectl ${args.join(' ')}`).toBe('');
-    expect(r.code, `kubectl ${args.join(' ')}: ${r.stderr}`).toBe(0);
-    return r.stdout;
-  };
+  const { k, ok } = kubectlSession(version, () => api.kubeconfig);
 
   beforeAll(async () => {
     api = target === 'core-api' ? await startCoreApi() : await startStack();

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { register } from 'prom-client';
-import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, KUBE_VERSION, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
+import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
+import { Authenticator, HealthChecks, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
 import { AuditLog } from './audit.log';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import { impersonate } from './impersonation';
@@ -27,17 +27,13 @@ export interface FrontDoorOptions {
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-function writeStatus(res: ServerResponse, err: unknown, headers: Record<string, string> = {}): number {
-  const status = (err as { status?: { code: number } }).status ? (err as { status: { code: number; details?: { retryAfterSeconds?: number } } }).status : Errors.internal(err).status;
+/** Writes the Status for an error; a response already streaming is cut instead. */
+function fail(res: ServerResponse, err: unknown): number {
   if (res.headersSent) {
     res.destroy();
-    return status.code;
+    return toStatus(err).code;
   }
-  const body = JSON.stringify(status);
-  if (status.details?.retryAfterSeconds) headers['Retry-After'] = String(status.details.retryAfterSeconds);
-  res.writeHead(status.code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-  return status.code;
+  return writeStatus(res, err).code;
 }
 
 function isWatch(req: IncomingMessage, path: string, query: string): boolean {
@@ -53,8 +49,7 @@ export class FrontDoor {
   private readonly authn: Authenticator;
   private readonly audit: AuditLog;
   private server?: Server;
-  private inflight = 0;
-  private inflightMutating = 0;
+  private readonly limiter: RequestLimiter;
   routesSynced = false;
 
   constructor(
@@ -67,6 +62,7 @@ export class FrontDoor {
   ) {
     this.authn = new Authenticator(options.authentication);
     this.audit = new AuditLog(options.auditLogPath);
+    this.limiter = new RequestLimiter(options);
     this.health.add('etcd', () => local.storage.ping());
     this.health.add('discovery-synced', () => {
       if (!this.routesSynced) throw new Error('backend discovery not fetched yet');
@@ -119,30 +115,12 @@ export class FrontDoor {
     try {
       user = this.identify(req);
       const longRunning = isWatch(req, path, query);
-      code = longRunning ? await this.route(req, res, path, user) : await this.limited(req, res, () => this.route(req, res, path, user as UserInfo));
+      const identity = user;
+      code = longRunning ? await this.route(req, res, path, identity) : await this.limiter.run(MUTATING_METHODS.has(req.method ?? 'GET'), res, () => this.route(req, res, path, identity));
     } catch (err) {
-      code = writeStatus(res, err);
+      code = fail(res, err);
     } finally {
       this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: code || res.statusCode, latencyMs: Date.now() - started, sourceIP: req.socket.remoteAddress ?? '' });
-    }
-  }
-
-  private async limited(req: IncomingMessage, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
-    const mutating = MUTATING_METHODS.has(req.method ?? 'GET');
-    const limit = mutating ? (this.options.maxMutatingRequestsInFlight ?? 200) : (this.options.maxRequestsInFlight ?? 400);
-    if ((mutating ? this.inflightMutating : this.inflight) >= limit) return writeStatus(res, Errors.tooManyRequests());
-    if (mutating) this.inflightMutating++;
-    else this.inflight++;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const timeout = new Promise<number>((resolve) => {
-        timer = setTimeout(() => resolve(writeStatus(res, Errors.timeout())), this.options.requestTimeoutMs ?? 60_000);
-      });
-      return await Promise.race([fn(), timeout]);
-    } finally {
-      clearTimeout(timer);
-      if (mutating) this.inflightMutating--;
-      else this.inflight--;
     }
   }
 
@@ -184,7 +162,7 @@ export class FrontDoor {
       if (!route || route.kind !== 'proxy') throw notFound();
       proxyUpgrade(req, socket, head, route.target, user, this.options.proxyClient);
     } catch (err) {
-      const status = (err as { status?: { code: number } }).status ?? Errors.internal(err).status;
+      const status = toStatus(err);
       const body = JSON.stringify(status);
       socket.end(`HTTP/1.1 ${status.code} Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     }

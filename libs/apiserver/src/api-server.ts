@@ -8,7 +8,8 @@ import { Authenticator, type AuthenticationOptions } from './authentication';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
-import { inflightRequests, rejectedRequests, requestDuration, requestTotal } from './apiserver.metrics';
+import { requestDuration, requestTotal } from './apiserver.metrics';
+import { RequestLimiter } from './request.limiter';
 import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TABLE_V1BETA1, type Negotiated } from './negotiation';
 import { ObjectFilter } from './object.filter';
 import { parseRequestInfo, type RequestInfo } from './request-info';
@@ -80,8 +81,7 @@ export class GenericApiServer {
   private openapi: OpenApiDocuments;
   private readonly authn: Authenticator;
   private server?: Server;
-  private inflight = 0;
-  private inflightMutating = 0;
+  private readonly limiter: RequestLimiter;
   private shuttingDown = false;
 
   constructor(
@@ -89,6 +89,7 @@ export class GenericApiServer {
     readonly storage: Storage,
   ) {
     this.authn = new Authenticator(options.authentication);
+    this.limiter = new RequestLimiter(options);
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);
     this.health.add('etcd', () => storage.ping());
@@ -174,6 +175,7 @@ export class GenericApiServer {
   /** Graceful stop: /readyz fails first, new requests are refused, open watches are closed. */
   async close(): Promise<void> {
     this.shuttingDown = true;
+    this.limiter.draining = true;
     const server = this.server;
     if (!server) return;
     await new Promise<void>((resolve) => {
@@ -360,28 +362,8 @@ export class GenericApiServer {
   }
 
   /** max-in-flight (429) and request timeout (504) for everything but watches. */
-  private async withLimits(info: RequestInfo, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
-    const mutating = MUTATING.has(info.verb);
-    const limit = mutating ? (this.options.maxMutatingRequestsInFlight ?? 200) : (this.options.maxRequestsInFlight ?? 400);
-    const current = mutating ? this.inflightMutating : this.inflight;
-    if (current >= limit || this.shuttingDown) {
-      rejectedRequests.inc({ request_kind: mutating ? 'mutating' : 'readOnly' });
-      return writeStatus(res, Errors.tooManyRequests(), this.shuttingDown ? { Connection: 'close' } : {}).code;
-    }
-    if (mutating) this.inflightMutating++;
-    else this.inflight++;
-    inflightRequests.set({ request_kind: mutating ? 'mutating' : 'readOnly' }, mutating ? this.inflightMutating : this.inflight);
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      const timeout = new Promise<number>((resolve) => {
-        timer = setTimeout(() => resolve(writeStatus(res, Errors.timeout()).code), this.options.requestTimeoutMs ?? 60_000);
-      });
-      return await Promise.race([fn(), timeout]);
-    } finally {
-      clearTimeout(timer);
-      if (mutating) this.inflightMutating--;
-      else this.inflight--;
-    }
+  private withLimits(info: RequestInfo, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
+    return this.limiter.run(MUTATING.has(info.verb), res, fn);
   }
 
   private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean): RequestContext {

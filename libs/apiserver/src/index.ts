@@ -10,3 +10,5 @@ export { DiscoveryDocuments, storageVersionHash } from './discovery';
 export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, type ApiServerModuleOptions } from './api-server.module';
 export * from './openapi';
 export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';
+export { RequestLimiter, type RequestLimits } from './request.limiter';
+export { writeStatus } from './response.writer';

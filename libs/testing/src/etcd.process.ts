@@ -1,7 +1,5 @@
-import { requireExecutable } from './executable.locator';
-import { assertPortsFree, freePorts } from './free-port';
-import { httpStatus, isPortClash, waitUntilReady } from './readiness.probe';
-import { SupervisedProcess } from './supervised.process';
+import { freePorts } from './free-port';
+import { LocalServerProcess, startWithFreshPorts, type LocalServerSpec } from './local-server.process';
 import { tempDir } from './temp-dir';
 
 export interface EtcdOptions {
@@ -30,20 +28,14 @@ export interface EtcdProcess {
 }
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
-const PORT_CLASH_ATTEMPTS = 3;
 
 export async function startEtcd(opts: EtcdOptions = {}): Promise<EtcdProcess> {
   const dataDir = opts.dataDir ?? tempDir('etcd-data');
   const fixedPorts = opts.clientPort !== undefined && opts.peerPort !== undefined;
-  for (let attempt = 1; ; attempt++) {
+  return startWithFreshPorts(fixedPorts, async () => {
     const [clientPort, peerPort] = await pickPorts(opts);
-    try {
-      return await EtcdInstance.start({ ...opts, dataDir, clientPort, peerPort });
-    } catch (err) {
-      // Another process may grab a "free" port before etcd binds it; new ports fix that.
-      if (fixedPorts || attempt >= PORT_CLASH_ATTEMPTS || !isPortClash(err)) throw err;
-    }
-  }
+    return EtcdInstance.start({ ...opts, dataDir, clientPort, peerPort });
+  });
 }
 
 async function pickPorts(opts: EtcdOptions): Promise<[number, number]> {
@@ -53,11 +45,11 @@ async function pickPorts(opts: EtcdOptions): Promise<[number, number]> {
 
 type ResolvedEtcdOptions = EtcdOptions & { dataDir: string; clientPort: number; peerPort: number };
 
-class EtcdInstance implements EtcdProcess {
+class EtcdInstance extends LocalServerProcess implements EtcdProcess {
   readonly endpoint: string;
-  private proc: SupervisedProcess | undefined;
 
   private constructor(private readonly opts: ResolvedEtcdOptions) {
+    super();
     this.endpoint = `http://127.0.0.1:${opts.clientPort}`;
   }
 
@@ -79,25 +71,16 @@ class EtcdInstance implements EtcdProcess {
     return this.opts.dataDir;
   }
 
-  async stop(): Promise<void> {
-    await this.proc?.stop();
-  }
-
-  async kill(): Promise<void> {
-    await this.proc?.kill();
-  }
-
-  async restart(): Promise<void> {
-    await this.stop();
-    await this.launch();
-  }
-
-  private async launch(): Promise<void> {
-    const command = requireExecutable('etcd', 'install the Debian package etcd-server');
-    await assertPortsFree('etcd', [this.clientPort, this.peerPort]);
-    this.proc = new SupervisedProcess({ name: 'etcd', command, args: this.args() });
-    const healthy = async (): Promise<boolean> => (await httpStatus(`${this.endpoint}/health`)) === 200;
-    await waitUntilReady(this.proc, healthy, this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  protected spec(): LocalServerSpec {
+    return {
+      name: 'etcd',
+      executable: 'etcd',
+      installHint: 'install the Debian package etcd-server',
+      ports: [this.clientPort, this.peerPort],
+      args: this.args(),
+      healthUrl: `${this.endpoint}/health`,
+      startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+    };
   }
 
   private args(): string[] {

@@ -1,7 +1,5 @@
-import { requireExecutable } from './executable.locator';
-import { assertPortsFree, freePorts } from './free-port';
-import { httpStatus, isPortClash, waitUntilReady } from './readiness.probe';
-import { SupervisedProcess } from './supervised.process';
+import { freePorts } from './free-port';
+import { LocalServerProcess, startWithFreshPorts, type LocalServerSpec } from './local-server.process';
 import { tempDir } from './temp-dir';
 
 export interface NatsOptions {
@@ -28,29 +26,23 @@ export interface NatsProcess {
 }
 
 const DEFAULT_START_TIMEOUT_MS = 20_000;
-const PORT_CLASH_ATTEMPTS = 3;
 
 export async function startNats(opts: NatsOptions = {}): Promise<NatsProcess> {
   const storeDir = opts.storeDir ?? tempDir('nats-store');
   const fixedPorts = opts.port !== undefined && opts.monitorPort !== undefined;
-  for (let attempt = 1; ; attempt++) {
+  return startWithFreshPorts(fixedPorts, async () => {
     const [free, freeMonitor] = await freePorts(2);
-    const ports = { port: opts.port ?? free, monitorPort: opts.monitorPort ?? freeMonitor };
-    try {
-      return await NatsInstance.start({ ...opts, ...ports, storeDir });
-    } catch (err) {
-      if (fixedPorts || attempt >= PORT_CLASH_ATTEMPTS || !isPortClash(err)) throw err;
-    }
-  }
+    return NatsInstance.start({ ...opts, port: opts.port ?? free, monitorPort: opts.monitorPort ?? freeMonitor, storeDir });
+  });
 }
 
 type ResolvedNatsOptions = NatsOptions & { storeDir: string; port: number; monitorPort: number };
 
-class NatsInstance implements NatsProcess {
+class NatsInstance extends LocalServerProcess implements NatsProcess {
   readonly url: string;
-  private proc: SupervisedProcess | undefined;
 
   private constructor(private readonly opts: ResolvedNatsOptions) {
+    super();
     this.url = `nats://127.0.0.1:${opts.port}`;
   }
 
@@ -72,27 +64,16 @@ class NatsInstance implements NatsProcess {
     return this.opts.storeDir;
   }
 
-  async stop(): Promise<void> {
-    await this.proc?.stop();
-  }
-
-  async kill(): Promise<void> {
-    await this.proc?.kill();
-  }
-
-  async restart(): Promise<void> {
-    await this.stop();
-    await this.launch();
-  }
-
-  private async launch(): Promise<void> {
-    const command = requireExecutable('nats-server', 'install the Debian package nats-server');
-    await assertPortsFree('nats-server', [this.port, this.monitorPort]);
-    const args = ['-a', '127.0.0.1', '-p', String(this.port), '-m', String(this.monitorPort), '-js', '-sd', this.storeDir];
-    this.proc = new SupervisedProcess({ name: 'nats-server', command, args: [...args, ...(this.opts.extraArgs ?? [])] });
-    // /healthz answers 200 only once JetStream is up, not merely when the port is open.
-    const healthy = async (): Promise<boolean> =>
-      (await httpStatus(`http://127.0.0.1:${this.monitorPort}/healthz`)) === 200;
-    await waitUntilReady(this.proc, healthy, this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+  protected spec(): LocalServerSpec {
+    return {
+      name: 'nats-server',
+      executable: 'nats-server',
+      installHint: 'install the Debian package nats-server',
+      ports: [this.port, this.monitorPort],
+      args: ['-a', '127.0.0.1', '-p', String(this.port), '-m', String(this.monitorPort), '-js', '-sd', this.storeDir, ...(this.opts.extraArgs ?? [])],
+      // /healthz answers 200 only once JetStream is up, not merely when the port is open.
+      healthUrl: `http://127.0.0.1:${this.monitorPort}/healthz`,
+      startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+    };
   }
 }
