@@ -15,6 +15,7 @@ export default defineConfig({
       '@kube/pki': lib('pki'),
       '@kube/testing': lib('testing'),
       '@kube/apiextensions': lib('apiextensions'),
+      '@kube/registration': lib('registration'),
     },
   },
   test: {

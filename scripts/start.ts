@@ -23,6 +23,12 @@ interface ApiServiceSpec {
   readonly defaultPort: number;
   /** The service kubectl talks to (the aggregator, once it exists). Exactly one. */
   readonly frontDoor?: boolean;
+  /**
+   * An aggregated API server reached through its own APIService, not one of the aggregator's local backends:
+   * it issues its serving certificate from the local CA and registers itself through the front door, which
+   * must therefore be started before it.
+   */
+  readonly aggregated?: boolean;
 }
 
 /** Started in this order, each once the previous one is ready; stopped in reverse. */
@@ -30,6 +36,7 @@ const API_SERVICES: readonly ApiServiceSpec[] = [
   { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_CORE_API_PORT', defaultPort: 6444 },
   { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
   { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
+  { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true },
 ];
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -155,14 +162,30 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
       KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
       KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
       KUBE_BACKEND_CA_FILE: pki.caCert,
-      KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor)
+      KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor && !s.aggregated)
         .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
         .join(','),
       KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
+      ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
+  };
+}
+
+/** An aggregated server's own serving certificate (issued by the local CA) and its registration as admin. */
+function aggregatedServerEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+  return {
+    KUBE_TLS_CERT_FILE: '',
+    KUBE_TLS_PRIVATE_KEY_FILE: '',
+    KUBE_SIGNING_CA_CERT_FILE: pki.caCert,
+    KUBE_SIGNING_CA_KEY_FILE: pki.caKey,
+    KUBE_CERT_DIR: join(LOCAL, service.name),
+    KUBE_REGISTER_URL: `https://127.0.0.1:${ports.api.get(frontDoor().name)}`,
+    KUBE_REGISTER_CERT_FILE: pki.adminCert,
+    KUBE_REGISTER_KEY_FILE: pki.adminKey,
+    KUBE_REGISTER_CA_FILE: pki.caCert,
   };
 }
 

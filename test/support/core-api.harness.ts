@@ -30,9 +30,11 @@ export interface CoreApiHarness {
   stop(): Promise<void>;
 }
 
-function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component: string, extra: Partial<ServerConfig['server']> = {}): ServerConfig {
+function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component: string, extra: Partial<ServerConfig['server']> = {}, natsUrl?: string): ServerConfig {
   return {
     etcdEndpoints: [etcd.endpoint],
+    natsUrl,
+    servingCAPem: readFileSync(pki.caCert, 'utf8'),
     server: {
       component,
       bindAddress: '127.0.0.1',
@@ -117,19 +119,20 @@ export interface StackHarness extends CoreApiHarness {
  * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
-export async function startStack(opts: { etcd?: EtcdProcess } = {}): Promise<StackHarness> {
+export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths } = {}): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
-  const pki = await ensurePki(join(dir, 'pki'));
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api'));
+  const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
+  const nats = opts.natsUrl;
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', {}, nats));
   const corePort = core.get(ApiServerLifecycle).port;
-  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions')), { logger: ['error', 'warn'] });
+  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', {}, nats)), { logger: ['error', 'warn'] });
   await extensions.init();
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
   const aggregator = await NestFactory.createApplicationContext(
     AggregatorModule.forRoot({
-      server: serverConfig(pki, etcd, await freePort(), 'aggregator'),
+      server: serverConfig(pki, etcd, await freePort(), 'aggregator', {}, nats),
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
       backends: [
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },
@@ -156,4 +159,23 @@ export async function startStack(opts: { etcd?: EtcdProcess } = {}): Promise<Sta
       if (!opts.etcd) await etcd.stop();
     },
   };
+}
+
+/** One more aggregator replica on an existing stack's etcd, PKI and backends (and NATS, when given). */
+export async function startAggregatorReplica(stack: StackHarness, natsUrl?: string): Promise<{ kubeconfig: string; request: CoreApiHarness['request']; stop(): Promise<void> }> {
+  const ca = readFileSync(stack.pki.caCert, 'utf8');
+  const app = await NestFactory.createApplicationContext(
+    AggregatorModule.forRoot({
+      server: serverConfig(stack.pki, stack.etcd, await freePort(), 'aggregator', {}, natsUrl),
+      proxyClient: { certPem: readFileSync(stack.pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(stack.pki.frontProxyClientKey, 'utf8') },
+      backends: natsUrl ? [] : [
+        { name: 'core-api', url: stack.core.url, caPem: ca },
+        { name: 'extensions', url: stack.extensions.url, caPem: ca },
+      ],
+    }),
+    { logger: ['error', 'warn'] },
+  );
+  await app.init();
+  const access = await adminAccess(stack.pki, tempDir('replica'), app.get(FrontDoorLifecycle).port);
+  return { ...access, stop: () => app.close() };
 }

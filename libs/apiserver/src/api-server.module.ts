@@ -3,6 +3,7 @@ import { Storage } from '@kube/storage';
 import { GenericApiServer } from './api-server';
 import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
 import type { ServerConfig } from './server.config';
+import { ServedGroupVersionsAnnouncer } from './registration.announce';
 
 export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
 export const API_SERVER_RESOURCES = Symbol('API_SERVER_RESOURCES');
@@ -25,17 +26,25 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
   private readonly logger = new Logger('ApiServer');
   port = 0;
 
+  private readonly announcer: ServedGroupVersionsAnnouncer;
+
   constructor(
     @Inject(GenericApiServer) private readonly server: GenericApiServer,
     @Inject(Storage) private readonly storage: Storage,
-  ) {}
+    @Inject(SERVER_CONFIG) config: ServerConfig,
+  ) {
+    this.announcer = new ServedGroupVersionsAnnouncer(server, config);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     this.port = await this.server.listen();
     this.logger.log(`${this.server.options.component} serving on https://${this.server.options.bindAddress}:${this.port}`);
+    // NATS may come up later: announcing must never hold back serving.
+    this.announcer.start(this.port).catch((err: Error) => this.logger.warn(`NATS registration failed: ${err.message}`));
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.announcer.close();
     await this.server.close();
   }
 

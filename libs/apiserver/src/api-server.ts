@@ -136,7 +136,11 @@ export class GenericApiServer {
   private rebuildDocuments(): void {
     this.discovery.rebuild(this.definitions, this.options.groupPriority);
     this.openapi = new OpenApiDocuments(this.definitions);
+    this.onResourcesChanged?.();
   }
+
+  /** Called after every install/uninstall (the NATS announcer re-announces). */
+  onResourcesChanged?: () => void;
 
   /** The handler of a resource, for controllers that act inside this process. */
   handler(group: string, plural: string): RestHandler {
@@ -519,6 +523,7 @@ export class GenericApiServer {
     const asTable = negotiated.as?.kind === 'Table';
     await streamWatch(res, channel, {
       filter,
+      convert: h.def.conversion ? (obj) => h.servedOne(obj) : undefined,
       encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
       timeoutMs,
       allowBookmarks: query.get('allowWatchBookmarks') === 'true',

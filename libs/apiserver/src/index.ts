@@ -12,3 +12,4 @@ export * from './openapi';
 export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';
 export { RequestLimiter, type RequestLimits } from './request.limiter';
 export { writeStatus } from './response.writer';
+export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceReference, type ServiceResolution, type ServiceResolutionFailure, type ServiceStores } from './service.resolver';

@@ -92,9 +92,25 @@ export interface ResourceDefinition {
   deprecationWarning?: string;
   /** apiVersion objects are stored in when several versions share one storage (CRDs); default this version. */
   storageVersion?: string;
+  /**
+   * Converts objects between this version and storage when that takes more than rewriting apiVersion (CRD
+   * conversion webhooks). Without it, conversion is "None".
+   */
+  conversion?: ResourceConversion;
   hooks?: ResourceHooks;
   /** Objects expire this many seconds after their last write (events: 3600), through an etcd lease. */
   ttlSeconds?: number;
+}
+
+/**
+ * Conversion between the versions of a resource that share one storage. Objects handed in are not mutated;
+ * metadata comes back unchanged except labels and annotations. Errors are thrown as StatusErrors.
+ */
+export interface ResourceConversion {
+  /** An object of the request's version, converted to the storage version before it is written. */
+  toStorage(obj: KubeObject): Promise<KubeObject>;
+  /** Stored objects (of any version) converted to `version` (e.g. "v2"), in one batch: a whole LIST at once. */
+  fromStorage(objs: KubeObject[], version: string): Promise<KubeObject[]>;
 }
 
 /** A /scale subresource mapped onto the object through simple JSON paths (".spec.replicas"), as CRDs declare it. */

@@ -91,7 +91,7 @@ export class RestHandler {
   // ---- reads ----
 
   async get(ns: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
-    return this.withTypeMeta(await this.store.get(ns, name, resourceVersion));
+    return this.servedOne(await this.store.get(ns, name, resourceVersion));
   }
 
   async list(ns: string | undefined, q: ListQuery): Promise<KubeList & { result: ListResult }> {
@@ -106,12 +106,25 @@ export class RestHandler {
     const metadata: KubeList['metadata'] = { resourceVersion: result.resourceVersion };
     if (result.continue) metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-    return { kind: this.listKind, apiVersion: this.apiVersion, metadata, items: result.items.map((o) => this.withTypeMeta(o)), result };
+    return { kind: this.listKind, apiVersion: this.apiVersion, metadata, items: await this.served(result.items), result };
   }
 
   withTypeMeta(obj: KubeObject): KubeObject {
     if (obj.kind === this.def.kind && obj.apiVersion === this.apiVersion) return obj;
     return { ...obj, apiVersion: this.apiVersion, kind: this.def.kind };
+  }
+
+  /** Stored objects as this version serves them: through the conversion hook in one batch, else only type meta rewritten. */
+  async served(objs: KubeObject[]): Promise<KubeObject[]> {
+    if (!this.def.conversion) return objs.map((o) => this.withTypeMeta(o));
+    return this.def.conversion.fromStorage(objs, this.def.version);
+  }
+
+  /** One stored object as this version serves it (a GET, a write's answer, a WATCH event). */
+  async servedOne(obj: KubeObject): Promise<KubeObject> {
+    if (!this.def.conversion) return this.withTypeMeta(obj);
+    const [converted] = await this.def.conversion.fromStorage([obj], this.def.version);
+    return converted;
   }
 
   // ---- create ----
@@ -140,12 +153,15 @@ export class RestHandler {
     this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
     await this.runValidate('CREATE', ctx, '', obj);
     const undo = opts.dryRun ? undefined : await this.def.hooks?.beforeCreate?.(obj, ctx);
+    let stored: KubeObject;
     try {
-      return this.withTypeMeta(await this.store.create(this.forStorage(obj), { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds }));
+      stored = await this.store.create(await this.forStorage(obj), { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds });
     } catch (err) {
       await undo?.();
       throw err;
     }
+    // Outside the try: the object is written, a failing conversion of the response must not undo its side effects.
+    return this.servedOne(stored);
   }
 
   // ---- update / patch ----
@@ -213,6 +229,7 @@ export class RestHandler {
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
     let createdObject: KubeObject | undefined;
+    let written: { object: KubeObject; created: boolean };
     try {
       const result = await this.store.guaranteedUpdate(
         ns,
@@ -228,17 +245,20 @@ export class RestHandler {
             createdObject = await this.prepareCreateFromUpdate(ctx, ns, obj, opts);
             return createdObject;
           }
-          return this.prepareUpdate(ctx, desired(this.withTypeMeta(current)), current, opts, subresource, (u) => (undo = u), startDeletion);
+          // The update is computed in the request's version: the stored object is converted first (kube decodes into it).
+          const old = this.def.conversion ? await this.servedOne(current) : current;
+          return this.prepareUpdate(ctx, desired(this.withTypeMeta(old)), old, opts, subresource, (u) => (undo = u), startDeletion);
         },
         { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
       );
-      const object = this.withTypeMeta(result.object);
-      if (result.changed && !opts.dryRun) return { object: await this.finishIfFinalized(object), created: result.created };
-      return { object, created: result.created };
+      const object = result.changed && !opts.dryRun ? await this.finishIfFinalized(result.object) : result.object;
+      written = { object, created: result.created };
     } catch (err) {
       await (undo as UndoFn | void)?.();
       throw err;
     }
+    // Outside the try: the object is written, a failing conversion of the response must not undo its side effects.
+    return { object: await this.servedOne(written.object), created: written.created };
   }
 
   private async prepareCreateFromUpdate(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
@@ -303,8 +323,9 @@ export class RestHandler {
     return this.forStorage(obj);
   }
 
-  /** Conversion "None" between versions sharing storage: only apiVersion changes. */
-  private forStorage(obj: KubeObject): KubeObject {
+  /** The object as it is written: converted by the hook, else (conversion "None") only apiVersion changes. */
+  private async forStorage(obj: KubeObject): Promise<KubeObject> {
+    if (this.def.conversion) return this.def.conversion.toStorage(obj);
     if (obj.apiVersion !== this.storageApiVersion) obj.apiVersion = this.storageApiVersion;
     return obj;
   }
@@ -313,7 +334,9 @@ export class RestHandler {
 
   async getScale(ns: string | undefined, name: string): Promise<KubeObject> {
     const sub = this.scaleSubresource();
-    return toScale(await this.store.get(ns, name), sub);
+    const stored = await this.store.get(ns, name);
+    // The scale paths are those of the request's version.
+    return toScale(this.def.conversion ? await this.servedOne(stored) : stored, sub);
   }
 
   /** PUT or PATCH of /scale: the change is applied to the Scale view, then written back as spec.replicas. */
@@ -365,7 +388,9 @@ export class RestHandler {
 
   /** DELETE: removes the object, or starts graceful deletion when finalizers are pending. */
   async delete(ctx: RequestContext, ns: string | undefined, name: string, options: DeleteOptions, dryRun: boolean): Promise<{ body: KubeObject | Status; code: number }> {
-    const current = await this.store.get(ns, name);
+    const stored = await this.store.get(ns, name);
+    // Admission sees the object in the request's version, as kube decodes it.
+    const current = this.def.conversion ? await this.servedOne(stored) : stored;
     this.store.checkPreconditions(current, options.preconditions ?? {}, name);
     await this.runValidate('DELETE', ctx, '', undefined, current);
     if (this.hasPendingFinalizers(current)) {

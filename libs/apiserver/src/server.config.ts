@@ -6,6 +6,8 @@ import type { UserInfo } from './resource.definition';
 export interface ServerConfig {
   etcdEndpoints: string[];
   natsUrl?: string;
+  /** PEM of the CA that signed the serving certificate, announced as the caBundle over NATS. */
+  servingCAPem?: string;
   server: ApiServerOptions;
 }
 
@@ -39,6 +41,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
   return {
     etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
     natsUrl: process.env.KUBE_NATS_URL || undefined,
+    servingCAPem: readOptional(process.env.KUBE_SERVING_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE),
     server: {
       component,
       bindAddress: env('KUBE_BIND_ADDRESS', '127.0.0.1'),

@@ -7,6 +7,8 @@ import { cachedJson } from './response.writer';
 
 export interface WatchStreamOptions {
   filter: ObjectFilter;
+  /** Converts a stored object to the request's version (conversion webhooks); applied before `encode`. */
+  convert?: (obj: KubeObject) => Promise<KubeObject>;
   /** Turns a stored object into what the client asked for (the object itself, or a Table row). */
   encode: (obj: KubeObject, first: boolean) => unknown;
   timeoutMs: number;
@@ -59,7 +61,10 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   const stop = (): void => channel.close();
   const timer = setTimeout(stop, opts.timeoutMs);
   res.on('close', stop);
-  const bookmarks = opts.allowBookmarks ? setInterval(() => write('BOOKMARK', opts.bookmarkObject(channel.pending ? lastRV : String(Math.max(Number(lastRV), opts.currentRevision())))), BOOKMARK_INTERVAL_MS) : undefined;
+  // While an event is being converted, a bookmark must not claim a revision past it.
+  let converting = false;
+  const bookmarkRV = (): string => (channel.pending || converting ? lastRV : String(Math.max(Number(lastRV), opts.currentRevision())));
+  const bookmarks = opts.allowBookmarks ? setInterval(() => write('BOOKMARK', opts.bookmarkObject(bookmarkRV())), BOOKMARK_INTERVAL_MS) : undefined;
   try {
     for await (const ev of channel) {
       if (ev.type === 'BOOKMARK') {
@@ -67,11 +72,20 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
         continue;
       }
       const out = filterEvent(ev, opts.filter);
-      lastRV = ev.object.metadata.resourceVersion ?? lastRV;
       if (out) {
-        write(out.type, opts.encode(out.object, first));
+        let object = out.object;
+        if (opts.convert) {
+          converting = true;
+          const converted = await convertOrReport(object, opts.convert, write);
+          converting = false;
+          // A failed conversion ends the watch after an ERROR event saying why (kube closes it); so does a gone client.
+          if (!converted || res.destroyed) break;
+          object = converted;
+        }
+        write(out.type, opts.encode(object, first));
         first = false;
       }
+      lastRV = ev.object.metadata.resourceVersion ?? lastRV;
     }
     if (channel.error && !res.writableEnded) {
       write('ERROR', toStatus(Errors.expired(`watch closed: ${channel.error.message}`)));
@@ -81,6 +95,16 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
     if (bookmarks) clearInterval(bookmarks);
     watchersGauge.dec(opts.labels);
     if (!res.writableEnded) res.end();
+  }
+}
+
+/** The converted object, or undefined after writing the conversion error as an ERROR event. */
+async function convertOrReport(obj: KubeObject, convert: (obj: KubeObject) => Promise<KubeObject>, write: (type: WatchEventType, object: unknown) => void): Promise<KubeObject | undefined> {
+  try {
+    return await convert(obj);
+  } catch (err) {
+    write('ERROR', toStatus(err));
+    return undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Gauge, Counter, register } from 'prom-client';
 import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
-import { GenericApiServer, nowTimestamp, type RequestContext } from '@kube/apiserver';
+import { GenericApiServer, nowTimestamp, resolveServiceEndpoint, type RequestContext, type ServiceReference } from '@kube/apiserver';
 import { Storage, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { backendGet } from '../proxy/backend.get';
 import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
@@ -11,16 +11,10 @@ import { RoutingTable } from '../routing/routing.table';
 const RESYNC_MS = 3000;
 const CHECK_TIMEOUT_MS = 5000;
 
-interface ServiceRef {
-  namespace: string;
-  name: string;
-  port?: number;
-}
-
 interface APIServiceSpec {
   group?: string;
   version: string;
-  service?: ServiceRef;
+  service?: ServiceReference;
   caBundle?: string;
   insecureSkipTLSVerify?: boolean;
 }
@@ -30,12 +24,6 @@ interface Verdict {
   reason: string;
   message: string;
   target?: BackendTarget;
-}
-
-interface ServicePort {
-  name?: string;
-  port: number;
-  targetPort?: number | string;
 }
 
 const unavailable = (register.getSingleMetric('aggregator_unavailable_apiservice') as Gauge<string> | undefined) ?? new Gauge({ name: 'aggregator_unavailable_apiservice', help: 'Gauge of APIServices which are marked as unavailable broken down by APIService name.', labelNames: ['name'] });
@@ -148,20 +136,12 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   }
 
   private async check(name: string, spec: APIServiceSpec): Promise<Verdict> {
-    const ref = spec.service as ServiceRef;
-    const port = ref.port ?? 443;
-    const svc = await this.services.tryGet(ref.namespace, ref.name);
-    if (!svc) return { status: 'False', reason: 'ServiceNotFound', message: `service/${ref.name} in "${ref.namespace}" is not present` };
-    const ports = ((svc.spec as { ports?: ServicePort[] } | undefined)?.ports ?? []) as ServicePort[];
-    const svcPort = ports.find((p) => p.port === port);
-    if (!svcPort) return { status: 'False', reason: 'ServicePortError', message: `service/${ref.name} in "${ref.namespace}" is not listening on port ${port}` };
-    const ep = await this.endpoints.tryGet(ref.namespace, ref.name);
-    if (!ep) return { status: 'False', reason: 'EndpointsNotFound', message: `cannot find endpoints for service/${ref.name} in "${ref.namespace}"` };
-    const address = this.endpointAddress(ep, svcPort);
-    if (!address) return { status: 'False', reason: 'MissingEndpoints', message: `endpoints for service/${ref.name} in "${ref.namespace}" have no addresses with port name "${svcPort.name ?? ''}"` };
+    const ref = spec.service as ServiceReference;
+    const endpoint = await resolveServiceEndpoint({ services: this.services, endpoints: this.endpoints }, ref);
+    if (!endpoint.resolved) return { status: 'False', reason: endpoint.reason, message: endpoint.message };
     const target: BackendTarget = {
       name,
-      url: new URL(`https://${address}`),
+      url: new URL(`https://${endpoint.address}`),
       caPem: spec.caBundle ? Buffer.from(spec.caBundle, 'base64').toString('utf8') : undefined,
       insecureSkipTLSVerify: spec.insecureSkipTLSVerify,
       serverName: `${ref.name}.${ref.namespace}.svc`,
@@ -174,17 +154,6 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     } catch (err) {
       return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: ${(err as Error).message}`, target };
     }
-  }
-
-  /** With aggregator routing, the backend is an endpoint address (a Service without selector + Endpoints works). */
-  private endpointAddress(ep: KubeObject, svcPort: ServicePort): string | undefined {
-    const subsets = (ep.subsets ?? []) as Array<{ addresses?: Array<{ ip: string }>; ports?: Array<{ name?: string; port: number }> }>;
-    for (const s of subsets) {
-      const p = (s.ports ?? []).find((x) => (x.name ?? '') === (svcPort.name ?? '')) ?? (s.ports?.length === 1 ? s.ports[0] : undefined);
-      const ip = s.addresses?.[0]?.ip;
-      if (p && ip) return `${ip.includes(':') ? `[${ip}]` : ip}:${p.port}`;
-    }
-    return undefined;
   }
 
   private async writeStatus(svc: KubeObject, v: Verdict): Promise<void> {

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
 import { Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { RegistrationRegistry, type RegistrationSnapshot } from '@kube/registration';
 import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
 import type { AggregatorConfig } from '../aggregator.config';
 import { DiscoveryMerger } from '../discovery/discovery.merger';
@@ -27,7 +28,9 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   private running?: Promise<void>;
   private pending = false;
   private readonly autoregistration: AutoRegistration;
-  private readonly targets: Map<string, BackendTarget>;
+  private readonly configured: Map<string, BackendTarget>;
+  private announced = new Map<string, BackendTarget>();
+  private readonly registry?: RegistrationRegistry;
   private remote = new Map<string, { target: BackendTarget; groupVersion: string }>();
 
   constructor(
@@ -45,7 +48,14 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       void this.refresh();
     };
     this.autoregistration = new AutoRegistration(local);
-    this.targets = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
+    this.configured = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
+    if (config.server.natsUrl) {
+      this.registry = new RegistrationRegistry({ natsUrl: config.server.natsUrl, name: 'aggregator' });
+      this.registry.onChange((snapshot) => {
+        this.announced = announcedTargets(snapshot);
+        void this.refresh();
+      });
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -53,6 +63,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
     this.frontDoor.refreshInFlight = () => this.running;
     void this.followCustomResourceDefinitions();
+    this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
     this.timer.unref();
@@ -62,6 +73,12 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.stopped = true;
     clearInterval(this.timer);
     this.crdChannel?.close();
+    void this.registry?.close();
+  }
+
+  /** Services announced over NATS win over the configured addresses of the same name. */
+  private get targets(): Map<string, BackendTarget> {
+    return new Map([...this.configured, ...this.announced]);
   }
 
   private stopped = false;
@@ -119,9 +136,21 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       const builtIn = BUILT_IN_SERVICES.has(o.backend) || o.group === 'apiextensions.k8s.io';
       desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true' });
     }
-    this.routes.setBackends(owners, this.targets);
+    this.routes.setBackends(owners, all);
     await this.openapi.refresh(all);
     this.frontDoor.routesSynced = true;
     await this.autoregistration.sync(desired);
   }
+}
+
+/** One target per announced service: its first live endpoint (instances are sorted, so all replicas agree). */
+function announcedTargets(snapshot: RegistrationSnapshot): Map<string, BackendTarget> {
+  const targets = new Map<string, BackendTarget>();
+  for (const gv of snapshot.values()) {
+    for (const e of gv.endpoints) {
+      if (targets.has(e.service)) continue;
+      targets.set(e.service, { name: e.service, url: new URL(e.endpoint), caPem: e.caBundle ? Buffer.from(e.caBundle, 'base64').toString('utf8') : undefined });
+    }
+  }
+  return targets;
 }

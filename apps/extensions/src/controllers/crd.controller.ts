@@ -149,7 +149,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
 
   private install(crd: CustomResourceDefinition): void {
     const name = crd.metadata.name as string;
-    const defs = customResourceDefinitions(crd);
+    const defs = customResourceDefinitions(crd, this.server.storage);
     const previous = this.installed.get(name) ?? [];
     for (const old of previous) {
       if (!defs.some((d) => d.version === old.version)) this.server.uninstall(old.group, old.version, old.plural);
@@ -176,7 +176,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     const name = crd.metadata.name as string;
     if (!crd.metadata.finalizers?.includes(CLEANUP_FINALIZER)) return this.uninstall(name);
     this.terminating.add(`${crd.spec.names.plural}.${crd.spec.group}`);
-    const defs = this.installed.get(name) ?? customResourceDefinitions(crd);
+    const defs = this.installed.get(name) ?? customResourceDefinitions(crd, this.server.storage);
     if (defs.length && !this.installed.has(name)) this.install(crd);
     const reason = crd.status?.conditions?.find((c) => c.type === 'Terminating')?.reason;
     if (reason !== 'InstanceDeletionInProgress') {

@@ -1,6 +1,8 @@
 import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
 import { CustomResourceSchema } from '@kube/apiextensions';
-import { metaV1Components, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
+import { metaV1Components, serviceStores, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
+import type { Storage } from '@kube/storage';
+import { webhookConverters } from '../conversion/webhook-converters';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../crd/crd.types';
 import { compileJsonPath } from './json-path';
 
@@ -77,10 +79,13 @@ function scaleOf(v: CustomResourceDefinitionVersion): ResourceDefinition['subres
 /**
  * One ResourceDefinition per served version of an established CRD: the custom-resource pipeline (prune,
  * default, validate incl. CEL) as the strategy, printer columns, subresources, deprecation warnings, and the
- * storage version every version is written in (conversion "None" rewrites only apiVersion).
+ * storage version every version is written in (conversion "None" rewrites only apiVersion; "Webhook" converts
+ * through the CRD's webhook, whose `service` is resolved from `storage`'s Services and Endpoints).
  */
-export function customResourceDefinitions(crd: CustomResourceDefinition): ResourceDefinition[] {
-  const storage = crd.spec.versions.find((v) => v.storage)?.name;
+export function customResourceDefinitions(crd: CustomResourceDefinition, storage?: Storage): ResourceDefinition[] {
+  const storageVersion = crd.spec.versions.find((v) => v.storage)?.name;
+  // One converter shared by every version: it knows the storage version and keeps one connection pool.
+  const conversion = webhookConverters.converterFor(crd, storage && serviceStores(storage));
   const names = crd.status?.acceptedNames?.kind ? { ...crd.spec.names, ...crd.status.acceptedNames } : crd.spec.names;
   return crd.spec.versions
     .filter((v) => v.served)
@@ -105,7 +110,8 @@ export function customResourceDefinitions(crd: CustomResourceDefinition): Resour
         // Declared printer columns replace the defaults entirely (kube adds Age only when none are declared).
         tableAge: columns.length === 0,
         storagePrefix: `${crd.spec.group}/${crd.spec.names.plural}`,
-        storageVersion: storage,
+        storageVersion,
+        conversion,
         disableStrategicMergePatch: true,
         deprecationWarning: v.deprecated ? (v.deprecationWarning ?? `${crd.spec.group}/${v.name} ${names.kind} is deprecated`) : undefined,
         strategy: {

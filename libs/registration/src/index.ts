@@ -1,0 +1,43 @@
+export { REGISTRATION_SUBJECT_PREFIX, type RegistrationSubject, RegistrationSubjects } from './registration.subjects';
+export {
+  type AnnouncedGroupVersion,
+  type Announcement,
+  type GroupVersionPriority,
+  REGISTRATION_API_VERSION,
+  REGISTRATION_SOURCES,
+  type RegistrationGroupVersionRef,
+  type RegistrationLogger,
+  type RegistrationMessage,
+  type RegistrationSource,
+  type ResyncRequest,
+  type Withdrawal,
+} from './registration.types';
+export { CRD_GROUP_PRIORITY, GROUP_PRIORITIES, priorityFor } from './group-priority.table';
+export {
+  type DecodeResult,
+  decodeMessage,
+  MAX_GROUP_VERSIONS,
+  MAX_MESSAGE_BYTES,
+  MAX_TTL_SECONDS,
+  MIN_TTL_SECONDS,
+  validateAnnouncement,
+  validateResyncRequest,
+  validateWithdrawal,
+} from './registration.schema';
+export {
+  groupVersionKey,
+  type GroupVersionKey,
+  type RegisteredEndpoint,
+  type RegisteredGroupVersion,
+  type RegistrationSnapshot,
+} from './live-instance.table';
+export {
+  DEFAULT_TTL_SECONDS,
+  encodeCaBundle,
+  type GroupVersionToAnnounce,
+  PROCESS_INSTANCE_ID,
+  RegistrationAnnouncer,
+  type RegistrationAnnouncerOptions,
+} from './registration.announcer';
+export { type RegistrationChangeListener, RegistrationRegistry, type RegistrationRegistryOptions } from './registration.registry';
+export { type MessageDirection, registrationMessages, registrationMessagesDropped } from './registration.metrics';

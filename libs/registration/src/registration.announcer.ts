@@ -1,0 +1,214 @@
+/**
+ * The sending side: a service instance announces the group/versions it serves, repeats the announcement as a
+ * heartbeat, answers resync requests and withdraws on close. Announcements are full state, so a lost message
+ * is repaired by the next heartbeat, resync or reconnect (NATS is at-most-once).
+ */
+import { randomUUID } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import type { Msg, NatsConnection, NatsError } from 'nats';
+import { priorityFor } from './group-priority.table';
+import { countMessage, registrationMessagesDropped } from './registration.metrics';
+import { decodeMessage, encodeMessage, validateAnnouncement, validateResyncRequest, validateWithdrawal } from './registration.schema';
+import { RegistrationSubjects } from './registration.subjects';
+import {
+  type AnnouncedGroupVersion,
+  type Announcement,
+  type GroupVersionPriority,
+  REGISTRATION_API_VERSION,
+  type RegistrationGroupVersionRef,
+  type RegistrationLogger,
+  type RegistrationSource,
+  type Withdrawal,
+} from './registration.types';
+import { connectForever, followStatus } from './nats.connection';
+import { groupVersionKey } from './live-instance.table';
+
+/** One UUID per process: every announcer in this process shares it unless told otherwise. */
+export const PROCESS_INSTANCE_ID: string = randomUUID();
+export const DEFAULT_TTL_SECONDS = 15;
+
+export interface RegistrationAnnouncerOptions {
+  readonly natsUrl: string | readonly string[];
+  /** Service name, a DNS-1123 label such as "core-api". */
+  readonly service: string;
+  /** https://host:port the aggregator should proxy to. */
+  readonly endpoint: string;
+  /** base64 of the PEM CA that signed the serving certificate (see encodeCaBundle). */
+  readonly caBundle: string;
+  /** Default "onstart"; the CRD-registration controller uses "crd". */
+  readonly source?: RegistrationSource;
+  /** Default PROCESS_INSTANCE_ID. */
+  readonly instance?: string;
+  /** Default 15; heartbeats go out every ttlSeconds/3. */
+  readonly ttlSeconds?: number;
+  readonly reconnectTimeWaitMs?: number;
+  readonly logger?: RegistrationLogger;
+}
+
+/** A group/version to announce; missing priorities come from priorityFor(group, version, source). */
+export type GroupVersionToAnnounce = RegistrationGroupVersionRef & Partial<GroupVersionPriority>;
+
+/** base64 of PEM text, the caBundle encoding of the contract. */
+export function encodeCaBundle(pem: string): string {
+  return Buffer.from(pem, 'utf8').toString('base64');
+}
+
+const sameGroupVersion = (a: RegistrationGroupVersionRef, b: RegistrationGroupVersionRef): boolean => a.group === b.group && a.version === b.version;
+
+export class RegistrationAnnouncer {
+  readonly service: string;
+  readonly instance: string;
+  readonly source: RegistrationSource;
+  readonly ttlSeconds: number;
+  private groupVersions: readonly AnnouncedGroupVersion[] = [];
+  /** Whether receivers may know about us: then an empty set is published as a withdrawal. */
+  private announcedOnce = false;
+  private nc: NatsConnection | undefined;
+  private connected = false;
+  private closing = false;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private readonly logger: RegistrationLogger;
+
+  constructor(private readonly opts: RegistrationAnnouncerOptions) {
+    this.service = opts.service;
+    this.instance = opts.instance ?? PROCESS_INSTANCE_ID;
+    this.source = opts.source ?? 'onstart';
+    this.ttlSeconds = opts.ttlSeconds ?? DEFAULT_TTL_SECONDS;
+    this.logger = opts.logger ?? new Logger(`RegistrationAnnouncer(${opts.service})`);
+    encodeMessage(this.announcement([]), validateAnnouncement); // a bad endpoint or caBundle fails here, not at the first heartbeat
+  }
+
+  /** The set currently announced. */
+  get announced(): readonly AnnouncedGroupVersion[] {
+    return this.groupVersions;
+  }
+
+  /**
+   * Connects (waiting for nats-server if it is not up yet), subscribes to resync and publishes the current set.
+   * Resolves once connected; reconnects forever afterwards.
+   */
+  async start(): Promise<void> {
+    if (this.nc || this.closing) return;
+    const nc = await connectForever({ servers: this.opts.natsUrl, name: `${this.service}/${this.instance}/${this.source}`, reconnectTimeWaitMs: this.opts.reconnectTimeWaitMs });
+    if (this.closing) return nc.close();
+    this.nc = nc;
+    this.connected = true;
+    nc.subscribe(RegistrationSubjects.resync, { callback: (err, msg) => this.onResync(err, msg) });
+    followStatus(nc, { onDisconnect: () => this.onDisconnect(), onReconnect: () => this.onReconnect() });
+    this.heartbeat = setInterval(() => this.publishHeartbeat(), (this.ttlSeconds * 1000) / 3);
+    this.heartbeat.unref(); // registration alone must not keep a process alive
+    await nc.flush(); // the resync subscription is live before anyone can miss us
+    this.publishState();
+  }
+
+  /** Replaces the announced set and publishes it at once (an empty set withdraws everything). */
+  announce(groupVersions: readonly GroupVersionToAnnounce[]): void {
+    const resolved = groupVersions.map((gv) => this.withPriority(gv));
+    if (resolved.length > 0) encodeMessage(this.announcement(resolved), validateAnnouncement); // throw before changing state
+    this.groupVersions = resolved;
+    this.publishState();
+  }
+
+  /** Stops serving some group/versions, or all when none are given. */
+  withdraw(groupVersions?: readonly RegistrationGroupVersionRef[]): void {
+    this.groupVersions = groupVersions === undefined ? [] : this.groupVersions.filter((gv) => !groupVersions.some((g) => sameGroupVersion(g, gv)));
+    if (!this.announcedOnce) return;
+    const sent = this.publish(RegistrationSubjects.withdraw, encodeMessage(this.withdrawal(groupVersions), validateWithdrawal));
+    // if it was not sent, the state published on reconnect carries the withdrawal
+    if (sent && this.groupVersions.length === 0) this.announcedOnce = false;
+  }
+
+  /** Withdraws everything, then drains the connection (flushes what is queued and closes). */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    clearInterval(this.heartbeat);
+    if (this.nc && this.connected && this.announcedOnce) this.withdraw();
+    this.closing = true;
+    const nc = this.nc;
+    if (!nc) return;
+    // drain needs the server; when it is gone, the registry's heartbeat expiry does the withdrawing
+    await (this.connected ? nc.drain() : nc.close()).catch((err: unknown) => this.logger.warn(`closing NATS connection: ${String(err)}`));
+  }
+
+  private withPriority(gv: GroupVersionToAnnounce): AnnouncedGroupVersion {
+    const known = priorityFor(gv.group, gv.version, this.source);
+    const groupPriorityMinimum = gv.groupPriorityMinimum ?? known?.groupPriorityMinimum;
+    const versionPriority = gv.versionPriority ?? known?.versionPriority;
+    if (groupPriorityMinimum === undefined || versionPriority === undefined) {
+      throw new Error(`no built-in priority for ${groupVersionKey(gv)}: pass groupPriorityMinimum and versionPriority`);
+    }
+    return { group: gv.group, version: gv.version, groupPriorityMinimum, versionPriority };
+  }
+
+  private announcement(groupVersions: readonly AnnouncedGroupVersion[]): Announcement {
+    return {
+      apiVersion: REGISTRATION_API_VERSION,
+      service: this.service,
+      instance: this.instance,
+      endpoint: this.opts.endpoint,
+      caBundle: this.opts.caBundle,
+      groupVersions,
+      source: this.source,
+      ttlSeconds: this.ttlSeconds,
+      sentAt: new Date().toISOString(),
+    };
+  }
+
+  private withdrawal(groupVersions?: readonly RegistrationGroupVersionRef[]): Withdrawal {
+    const base: Withdrawal = { apiVersion: REGISTRATION_API_VERSION, service: this.service, instance: this.instance, source: this.source, sentAt: new Date().toISOString() };
+    return groupVersions === undefined ? base : { ...base, groupVersions: groupVersions.map(({ group, version }) => ({ group, version })) };
+  }
+
+  /** Publishes the whole current state: the set, or a withdrawal of everything once the set became empty. */
+  private publishState(): void {
+    if (this.groupVersions.length > 0) {
+      this.announcedOnce = this.publish(RegistrationSubjects.announce, encodeMessage(this.announcement(this.groupVersions), validateAnnouncement)) || this.announcedOnce;
+    } else if (this.announcedOnce) {
+      this.withdraw();
+    }
+  }
+
+  private publishHeartbeat(): void {
+    if (this.groupVersions.length > 0) this.publishState();
+  }
+
+  private onResync(err: NatsError | null, msg: Msg): void {
+    if (err) return this.logger.warn(`resync subscription: ${err.message}`);
+    countMessage(RegistrationSubjects.resync, 'in');
+    const result = decodeMessage(msg.data, validateResyncRequest);
+    if (result.kind !== 'valid') {
+      registrationMessagesDropped.inc({ subject: RegistrationSubjects.resync, reason: result.kind });
+      if (result.kind === 'invalid') this.logger.warn(`dropped invalid resync request: ${result.reason}`);
+      return;
+    }
+    this.publishState();
+  }
+
+  private onDisconnect(): void {
+    this.connected = false;
+    this.logger.warn('disconnected from NATS; reconnecting');
+  }
+
+  /** Whatever was published while we were away may be lost: re-announce. */
+  private onReconnect(): void {
+    this.connected = true;
+    this.logger.log('reconnected to NATS; re-announcing');
+    this.publishState();
+  }
+
+  /**
+   * Publishes only while connected: what was missed is repaired by the state published on reconnect, so there is
+   * no point filling the client's reconnect buffer with stale heartbeats. Returns whether it was sent.
+   */
+  private publish(subject: string, data: Uint8Array): boolean {
+    if (!this.nc || !this.connected || this.closing) return false;
+    try {
+      this.nc.publish(subject, data);
+      countMessage(subject, 'out');
+      return true;
+    } catch (err) {
+      this.logger.warn(`publishing ${subject}: ${String(err)}`);
+      return false;
+    }
+  }
+}

@@ -1,0 +1,199 @@
+/** Announcer and registry against a real nats-server. */
+import { startNats, type NatsProcess } from '@kube/testing';
+import { connect, type NatsConnection } from 'nats';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RegistrationSnapshot } from './live-instance.table';
+import { RegistrationAnnouncer, type RegistrationAnnouncerOptions } from './registration.announcer';
+import { registrationMessagesDropped } from './registration.metrics';
+import { RegistrationRegistry } from './registration.registry';
+import { RegistrationSubjects } from './registration.subjects';
+import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger } from './registration.types';
+
+const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n').toString('base64');
+const CORE = { group: '', version: 'v1' };
+const COORDINATION = { group: 'coordination.k8s.io', version: 'v1' };
+
+/** Collects warnings instead of printing them, so tests can check that a reason was logged. */
+class CapturingLogger implements RegistrationLogger {
+  readonly warnings: string[] = [];
+  log(): void {}
+  warn(message: string): void {
+    this.warnings.push(message);
+  }
+}
+
+async function eventually(check: () => void, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return check();
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const endpointsOf = (snapshot: RegistrationSnapshot, key: string): string[] => (snapshot.get(key)?.endpoints ?? []).map((e) => e.endpoint);
+
+describe('registration over NATS', () => {
+  let nats: NatsProcess;
+  const cleanups: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    nats = await startNats();
+  });
+  afterAll(() => nats.stop());
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function announcer(opts: Partial<RegistrationAnnouncerOptions> & { endpoint: string }): Promise<RegistrationAnnouncer> {
+    const a = new RegistrationAnnouncer({ natsUrl: nats.url, service: 'core-api', caBundle, reconnectTimeWaitMs: 100, logger: new CapturingLogger(), instance: opts.endpoint.replace(/\W/g, '-'), ...opts });
+    cleanups.push(() => a.close());
+    await a.start();
+    return a;
+  }
+
+  async function registry(logger: RegistrationLogger = new CapturingLogger()): Promise<RegistrationRegistry> {
+    const r = new RegistrationRegistry({ natsUrl: nats.url, reconnectTimeWaitMs: 100, logger });
+    cleanups.push(() => r.close());
+    await r.start();
+    return r;
+  }
+
+  async function rawConnection(): Promise<NatsConnection> {
+    const nc = await connect({ servers: nats.url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+    cleanups.push(() => nc.close());
+    return nc;
+  }
+
+  function rawAnnouncement(instance: string, ttlSeconds: number): Announcement {
+    return {
+      apiVersion: REGISTRATION_API_VERSION,
+      service: 'core-api',
+      instance,
+      endpoint: 'https://127.0.0.9:6443',
+      caBundle,
+      groupVersions: [{ ...COORDINATION, groupPriorityMinimum: 16500, versionPriority: 15 }],
+      source: 'onstart',
+      ttlSeconds,
+      sentAt: new Date().toISOString(),
+    };
+  }
+
+  it('delivers an announcement to the registry with a debounced change event', async () => {
+    const r = await registry();
+    const changes: RegistrationSnapshot[] = [];
+    r.onChange((s) => changes.push(s));
+    const a = await announcer({ endpoint: 'https://127.0.0.1:7001' });
+    a.announce([CORE, COORDINATION]);
+
+    await eventually(() => expect([...r.current().keys()]).toEqual(['v1.', 'v1.coordination.k8s.io']));
+    expect(r.current().get('v1.')).toEqual({
+      group: '',
+      version: 'v1',
+      groupPriorityMinimum: 18000,
+      versionPriority: 1,
+      source: 'onstart',
+      endpoints: [{ service: 'core-api', instance: a.instance, endpoint: 'https://127.0.0.1:7001', caBundle }],
+    });
+    await eventually(() => expect(changes.length).toBeGreaterThan(0));
+    expect(changes.at(-1)).toBe(r.current());
+  });
+
+  it('lists two instances of one service as two endpoints, and drops one when it closes', async () => {
+    const r = await registry();
+    const first = await announcer({ endpoint: 'https://127.0.0.1:7011' });
+    const second = await announcer({ endpoint: 'https://127.0.0.1:7012' });
+    first.announce([CORE]);
+    second.announce([CORE]);
+    await eventually(() => expect(endpointsOf(r.current(), 'v1.')).toEqual(['https://127.0.0.1:7011', 'https://127.0.0.1:7012']));
+
+    await second.close(); // withdraws: no waiting for expiry
+    await eventually(() => expect(endpointsOf(r.current(), 'v1.')).toEqual(['https://127.0.0.1:7011']), 500);
+  });
+
+  it('expires an instance that stops heartbeating, but keeps one that heartbeats', async () => {
+    const r = await registry();
+    const live = await announcer({ endpoint: 'https://127.0.0.1:7021', ttlSeconds: 1 });
+    live.announce([CORE]);
+    const nc = await rawConnection();
+    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('silent-1', 1))));
+    await eventually(() => expect(r.current().has('v1.coordination.k8s.io')).toBe(true));
+
+    await eventually(() => expect(r.current().has('v1.coordination.k8s.io')).toBe(false), 2000);
+    await sleep(500); // well past the live one's ttl: only heartbeats keep it
+    expect(endpointsOf(r.current(), 'v1.')).toEqual(['https://127.0.0.1:7021']);
+  });
+
+  it('withdraws some group/versions, then all', async () => {
+    const r = await registry();
+    const a = await announcer({ endpoint: 'https://127.0.0.1:7031' });
+    a.announce([CORE, COORDINATION]);
+    await eventually(() => expect(r.current().size).toBe(2));
+
+    a.withdraw([COORDINATION]);
+    await eventually(() => expect([...r.current().keys()]).toEqual(['v1.']));
+    expect(a.announced.map((gv) => gv.version + '.' + gv.group)).toEqual(['v1.']);
+    a.withdraw();
+    await eventually(() => expect(r.current().size).toBe(0));
+  });
+
+  it('teaches a registry started later everything at once (resync)', async () => {
+    const a = await announcer({ endpoint: 'https://127.0.0.1:7041', ttlSeconds: 60 }); // heartbeat every 20 s: only resync can explain a fast answer
+    const b = await announcer({ endpoint: 'https://127.0.0.1:7042', ttlSeconds: 60, service: 'extensions' });
+    a.announce([CORE]);
+    b.announce([{ group: 'apiextensions.k8s.io', version: 'v1' }]);
+    await sleep(50);
+
+    const r = await registry();
+    await eventually(() => expect([...r.current().keys()]).toEqual(['v1.', 'v1.apiextensions.k8s.io']), 1000);
+  });
+
+  it('converges again after nats-server restarts, and expires what died meanwhile', async () => {
+    const r = await registry();
+    const a = await announcer({ endpoint: 'https://127.0.0.1:7051', ttlSeconds: 1 });
+    a.announce([CORE]);
+    const nc = await rawConnection();
+    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('dies-during-outage', 1))));
+    await eventually(() => expect(r.current().size).toBe(2));
+
+    await nats.stop();
+    a.announce([CORE, { group: 'apps', version: 'v1' }]); // missed by the registry: only resync can repair it
+    await sleep(1200); // beyond every ttl: silence while disconnected must not drop anyone
+    expect(r.current().size).toBe(2);
+    await nc.close(); // the raw instance dies during the outage
+    await nats.restart();
+
+    await eventually(() => expect([...r.current().keys()]).toEqual(['v1.', 'v1.apps']), 5000);
+    expect(endpointsOf(r.current(), 'v1.')).toEqual(['https://127.0.0.1:7051']);
+  });
+
+  it('drops invalid messages with a logged reason and ignores other apiVersions', async () => {
+    const logger = new CapturingLogger();
+    const r = await registry(logger);
+    const nc = await rawConnection();
+    const droppedBefore = await droppedCount();
+    nc.publish(RegistrationSubjects.announce, Buffer.from('{not json'));
+    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify({ ...rawAnnouncement('bad-1', 5), endpoint: 'http://plain:80' })));
+    nc.publish(RegistrationSubjects.withdraw, Buffer.from(JSON.stringify({ apiVersion: REGISTRATION_API_VERSION })));
+    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify({ ...rawAnnouncement('future-1', 5), apiVersion: 'registration.kube-ts.io/v2' })));
+    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('good-1', 5))));
+
+    await eventually(() => expect(r.current().get('v1.coordination.k8s.io')?.endpoints.map((e) => e.instance)).toEqual(['good-1']));
+    expect(r.current().size).toBe(1);
+    expect(logger.warnings).toEqual([
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce: not JSON/),
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce: \$\.endpoint: .*must use https/),
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.withdraw: \$\.service: must be a string/),
+    ]);
+    expect((await droppedCount()) - droppedBefore).toBe(4);
+  });
+});
+
+async function droppedCount(): Promise<number> {
+  return (await registrationMessagesDropped.get()).values.reduce((sum, v) => sum + v.value, 0);
+}

@@ -1,0 +1,93 @@
+/**
+ * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
+ *
+ * The one-shot PKI step of docker-compose.yml (the `pki` service): creates or completes the same PKI that
+ * `npm start` uses (libs/pki `ensurePki`: cluster CA, front-proxy CA, serving, admin and front-proxy client
+ * certificates) in <dir>, adding each --san to the serving certificate (the containers reach each other by
+ * service name), and optionally writes an admin kubeconfig for the host's kubectl.
+ *
+ * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
+ * reissues what is missing or lacks a requested SAN.
+ *
+ * When run as root (the compose service does, because Docker creates bind-mounted folders as root):
+ *  - --owner UID:GID hands every PKI file to the user the API containers run as (keys are 0600);
+ *  - the kubeconfig is handed to the owner of the folder it is written into, so the host user who created
+ *    ./.local/compose can read it.
+ */
+import { chown, readdir, readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ensurePki, writeKubeconfig } from '@kube/pki';
+
+const USAGE = 'usage: generate-pki <dir> [--san NAME]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+
+interface Options {
+  readonly dir: string;
+  readonly sans: string[];
+  readonly kubeconfig?: string;
+  readonly server?: string;
+  readonly owner?: { uid: number; gid: number };
+}
+
+function parseOptions(argv: string[]): Options {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      san: { type: 'string', multiple: true, default: [] },
+      kubeconfig: { type: 'string' },
+      server: { type: 'string' },
+      owner: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  if (positionals.length !== 1) throw new Error(USAGE);
+  if (values.kubeconfig && !values.server) throw new Error('--kubeconfig needs --server (the URL the host reaches the aggregator at)');
+  if (values.server && !/^https:\/\/[^/]+$/.test(values.server)) throw new Error(`--server ${values.server}: expected https://HOST:PORT`);
+  return {
+    dir: resolve(positionals[0]),
+    sans: values.san ?? [],
+    kubeconfig: values.kubeconfig ? resolve(values.kubeconfig) : undefined,
+    server: values.server,
+    owner: values.owner ? parseOwner(values.owner) : undefined,
+  };
+}
+
+function parseOwner(raw: string): { uid: number; gid: number } {
+  const m = /^(\d+):(\d+)$/.exec(raw);
+  if (!m) throw new Error(`--owner ${raw}: expected UID:GID (numbers)`);
+  return { uid: Number(m[1]), gid: Number(m[2]) };
+}
+
+const isRoot = (): boolean => process.getuid?.() === 0;
+
+async function main(): Promise<void> {
+  const opts = parseOptions(process.argv.slice(2));
+  const pki = await ensurePki(opts.dir, { extraSans: opts.sans });
+  console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates`);
+
+  if (opts.owner && isRoot()) {
+    const files = await readdir(opts.dir);
+    await Promise.all([opts.dir, ...files.map((f) => join(opts.dir, f))].map((p) => chown(p, opts.owner!.uid, opts.owner!.gid)));
+    console.log(`[pki] owned by ${opts.owner.uid}:${opts.owner.gid}`);
+  }
+
+  if (opts.kubeconfig && opts.server) {
+    const [caPem, clientCertPem, clientKeyPem] = await Promise.all([pki.caCert, pki.adminCert, pki.adminKey].map((p) => readFile(p, 'utf8')));
+    await writeKubeconfig(opts.kubeconfig, { server: opts.server, caPem, clientCertPem, clientKeyPem });
+    if (isRoot()) {
+      const folder = await stat(dirname(opts.kubeconfig));
+      await chown(opts.kubeconfig, folder.uid, folder.gid);
+    }
+    console.log(`[pki] wrote ${opts.kubeconfig} (server ${opts.server}, user kubernetes-admin)`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`[pki] ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

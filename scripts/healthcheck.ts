@@ -1,0 +1,58 @@
+/**
+ * `node dist/scripts/healthcheck.js [--ca FILE] [--cert FILE --key FILE] [--timeout-ms N] URL`
+ *
+ * A container health probe for images without curl: GET URL (https, or http) and exit 0 on a 2xx answer,
+ * 1 otherwise, printing the status and body (e.g. the failed checks of /readyz?verbose) to stderr.
+ *
+ * Our API servers authenticate every request, /readyz and /livez included (kube lets system:unauthenticated
+ * read them through RBAC; we have no RBAC yet), so a plain HTTP probe would get 401: the probe presents a
+ * client certificate. Without --ca the server certificate is not verified (the probe targets its own
+ * container's loopback, so it checks liveness, not identity).
+ */
+import { readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet, type RequestOptions } from 'node:https';
+import { parseArgs } from 'node:util';
+
+const USAGE = 'usage: healthcheck [--ca FILE] [--cert FILE --key FILE] [--timeout-ms N] URL';
+
+function main(): void {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      ca: { type: 'string' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
+      'timeout-ms': { type: 'string', default: '3000' },
+    },
+  });
+  if (positionals.length !== 1 || Boolean(values.cert) !== Boolean(values.key)) fail(USAGE);
+  const url = new URL(positionals[0]);
+  const timeout = Number(values['timeout-ms']);
+  const read = (path: string | undefined): string | undefined => (path ? readFileSync(path, 'utf8') : undefined);
+  const tls: RequestOptions = {
+    ca: read(values.ca),
+    cert: read(values.cert),
+    key: read(values.key),
+    rejectUnauthorized: values.ca !== undefined,
+  };
+  const get = url.protocol === 'http:' ? httpGet : httpsGet;
+  const req = get(url, { ...(url.protocol === 'https:' ? tls : {}), agent: false, timeout }, (res) => {
+    const chunks: Buffer[] = [];
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      const status = res.statusCode ?? 0;
+      if (status >= 200 && status < 300) process.exit(0);
+      fail(`GET ${url.href}: ${status}\n${Buffer.concat(chunks).toString('utf8').slice(0, 4000)}`);
+    });
+  });
+  req.on('timeout', () => req.destroy(new Error(`no answer within ${timeout} ms`)));
+  req.on('error', (err) => fail(`GET ${url.href}: ${err.message}`));
+}
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+main();

@@ -1,0 +1,190 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ApiServerLifecycle, type ServerConfig } from '@kube/apiserver';
+import type { PkiPaths } from '@kube/pki';
+import { Storage } from '@kube/storage';
+import { freePort } from '@kube/testing';
+import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
+import { issueServingCertificate } from '../../apps/sample-apiserver/src/serving/serving-certificate';
+import { kubectlSession } from '../support/kubectl.session';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+
+const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+};
+
+const pem = (path: string): string => readFileSync(path, 'utf8');
+
+/** The sample-apiserver in this process: its own serving certificate, registered through the stack's aggregator. */
+async function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext> {
+  const pki: PkiPaths = stack.pki;
+  const serving = await issueServingCertificate(pki.caCert, pki.caKey, { serviceDnsName: 'wardle-server.default.svc', addresses: ['127.0.0.1'] });
+  const config: ServerConfig = {
+    etcdEndpoints: [stack.etcd.endpoint],
+    server: {
+      component: 'sample-apiserver',
+      bindAddress: '127.0.0.1',
+      port: await freePort(),
+      tls: { certPem: serving.certPem, keyPem: serving.keyPem },
+      authentication: {
+        clientCAPem: pem(pki.caCert),
+        requestHeader: { caPem: pem(pki.frontProxyCaCert), allowedNames: ['front-proxy-client'] },
+      },
+    },
+  };
+  const app = await NestFactory.createApplicationContext(
+    SampleApiServerModule.forRoot({
+      config,
+      registration: {
+        target: { url: stack.url, certPem: pem(pki.adminCert), keyPem: pem(pki.adminKey), caPem: pem(pki.caCert) },
+        caBundlePem: serving.caPem,
+      },
+    }),
+    { logger: ['error', 'warn'] },
+  );
+  await app.init();
+  return app;
+}
+
+/** A request straight to the sample server, without any client certificate. */
+function anonymousGet(port: number, path: string, caPem: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, method: 'GET', ca: caPem, headers: { 'X-Remote-User': 'mallory', 'X-Remote-Group': 'system:masters' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const fischer = { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Fischer', metadata: { name: 'fischer-a' }, disallowedFlunders: ['banned', 'also-banned'] };
+const flunder = (name: string, namespace: string, spec: Record<string, string> = {}): string =>
+  JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, namespace }, spec });
+
+describe.each(['1.27', '1.33'])('the wardle sample-apiserver through the aggregator with kubectl %s', (version) => {
+  let stack: StackHarness;
+  let wardle: INestApplicationContext;
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    wardle = await bootSampleApiServer(stack);
+  });
+
+  afterAll(async () => {
+    await wardle?.close();
+    await stack?.stop();
+  });
+
+  it('registers v1alpha1.wardle.example.com, which becomes Available', async () => {
+    const available = await until(async () => /^v1alpha1\.wardle\.example\.com\s+default\/wardle-server\s+True\s+/m.test((await k(['get', 'apiservice', 'v1alpha1.wardle.example.com'])).stdout));
+    expect(available).toBe(true);
+    const status = JSON.parse(await ok(['get', 'apiservice', 'v1alpha1.wardle.example.com', '-o', 'json']));
+    expect(status.spec).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 } });
+    expect(Buffer.from(status.spec.caBundle, 'base64').toString()).toBe(pem(stack.pki.caCert));
+    expect(status.status.conditions).toEqual([expect.objectContaining({ type: 'Available', status: 'True', reason: 'Passed' })]);
+  });
+
+  it('shows flunders and fischers in discovery', async () => {
+    const resources = await ok(['api-resources', '--api-group=wardle.example.com']);
+    expect(resources).toMatch(/^fischers\s+wardle\.example\.com\/v1alpha1\s+false\s+Fischer$/m);
+    expect(resources).toMatch(/^flunders\s+wardle\.example\.com\/v1alpha1\s+true\s+Flunder$/m);
+  });
+
+  it('refuses a request straight to the sample server without the front-proxy certificate', async () => {
+    const port = wardle.get(ApiServerLifecycle).port;
+    const r = await anonymousGet(port, '/apis/wardle.example.com/v1alpha1/flunders', pem(stack.pki.caCert));
+    expect(r.status).toBe(401);
+    expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
+  });
+
+  it('creates a Fischer and refuses the Flunder names it bans with Forbidden (BanFlunder)', async () => {
+    expect(await ok(['create', '-f', '-'], JSON.stringify(fischer))).toBe('fischer.wardle.example.com/fischer-a created\n');
+    const banned = await k(['create', '-f', '-'], flunder('banned', 'default'));
+    expect(banned.code).toBe(1);
+    expect(banned.stderr).toContain(
+      'Error from server (Forbidden): error when creating "STDIN": flunders.wardle.example.com "banned" is forbidden: this name may not be used, please change the resource name',
+    );
+  });
+
+  it('creates allowed Flunders in several namespaces and lists them with their columns', async () => {
+    await ok(['create', 'namespace', 'wardle-team']);
+    expect(await ok(['create', '-f', '-'], flunder('allowed', 'default', { reference: 'fischer-a', referenceType: 'Fischer' }))).toBe('flunder.wardle.example.com/allowed created\n');
+    expect(await ok(['create', '-f', '-'], flunder('second', 'wardle-team', { reference: 'allowed' }))).toBe('flunder.wardle.example.com/second created\n');
+    const all = await ok(['get', 'flunders', '-A']);
+    expect(all).toMatch(/^NAMESPACE\s+NAME\s+REFERENCE\s+TYPE\s+AGE$/m);
+    expect(all).toMatch(/^default\s+allowed\s+fischer-a\s+Fischer\s+\d+s$/m);
+    // referenceType defaults to Flunder when a reference is given (kube's SetDefaults_FlunderSpec).
+    expect(all).toMatch(/^wardle-team\s+second\s+allowed\s+Flunder\s+\d+s$/m);
+    const fischers = await ok(['get', 'fischers']);
+    expect(fischers).toMatch(/^NAME\s+DISALLOWED FLUNDERS\s+AGE$/m);
+    expect(fischers).toMatch(/^fischer-a\s+banned,also-banned\s+\d+s$/m);
+  });
+
+  it('validates the reference and the namespace', async () => {
+    const invalid = await k(['create', '-f', '-'], flunder('no-ref', 'default', { referenceType: 'Fischer' }));
+    expect(invalid.stderr).toContain('The Flunder "no-ref" is invalid: spec.reference: Required value: cannot be empty if referenceType is Fischer');
+    const missingNs = await k(['create', '-f', '-'], flunder('lost', 'nowhere'));
+    expect(missingNs.stderr).toContain('namespaces "nowhere" not found');
+  });
+
+  const expectFlunderSpecExplained = (out: string): void => {
+    expect(out).toContain('FlunderSpec is the specification of a Flunder.');
+    expect(out).toMatch(/reference\s+<string>/);
+    expect(out).toMatch(/referenceType\s+<string>/);
+    expect(out).toContain('A name of another flunder or fischer, depending on the reference type.');
+  };
+
+  it('explains flunders.spec from the merged OpenAPI v2', async () => {
+    expectFlunderSpecExplained(await ok(['explain', 'flunders.spec', '--output=plaintext-openapiv2']));
+  });
+
+  // Known aggregator bug, not the sample's: the v3 index lists apis/wardle.example.com/v1alpha1, but
+  // FrontDoor.serveOpenApiV3 looks its owner up among the local backends only (RoutingTable.backend), so a
+  // remote APIService's document answers 503. Flip to `it` once the aggregator proxies it.
+  it.fails('explains flunders.spec from the OpenAPI v3 document (kubectl default)', async () => {
+    expectFlunderSpecExplained(await ok(['explain', 'flunders.spec']));
+  });
+
+  it('prints a Flunder as YAML, labels, patches and watches it', async () => {
+    const obj = parse(await ok(['get', 'flunder', 'allowed', '-o', 'yaml']));
+    expect(obj).toMatchObject({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'allowed', namespace: 'default' }, spec: { reference: 'fischer-a', referenceType: 'Fischer' } });
+    expect(obj.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
+    const watching = k(['get', 'flunders', '-w', '-o', 'name'], undefined, 3000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await ok(['label', 'flunder', 'allowed', 'tier=gold'])).toBe('flunder.wardle.example.com/allowed labeled\n');
+    expect(await ok(['patch', 'flunder', 'allowed', '--type=merge', '-p', '{"spec":{"reference":"second","referenceType":"Flunder"}}'])).toBe('flunder.wardle.example.com/allowed patched\n');
+    expect(await ok(['get', 'flunders', '-l', 'tier=gold', '-o', 'jsonpath={.items[*].spec.reference}'])).toBe('second');
+    expect((await watching).stdout).toContain('flunder.wardle.example.com/allowed');
+  });
+
+  it('writes status only through /status, and stores under /registry/wardle.example.com/', async () => {
+    const path = '/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/allowed/status';
+    const body = JSON.stringify({ status: { observed: true }, spec: { reference: 'ignored' } });
+    const r = await stack.request('PATCH', path, { body, headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(r.status, r.body).toBe(200);
+    expect(r.json()).toMatchObject({ status: { observed: true }, spec: { reference: 'second' } });
+    const key = await wardle.get(Storage).client.getKey('/registry/wardle.example.com/flunders/default/allowed', 'flunders');
+    expect(key).toBeDefined();
+  });
+
+  it('deletes Flunders and the Fischer, after which the banned name is allowed', async () => {
+    expect(await ok(['delete', 'flunder', 'allowed'])).toBe('flunder.wardle.example.com "allowed" deleted\n');
+    expect(await ok(['delete', 'flunder', 'second', '-n', 'wardle-team'])).toBe('flunder.wardle.example.com "second" deleted\n');
+    expect(await ok(['delete', 'fischer', 'fischer-a'])).toBe('fischer.wardle.example.com "fischer-a" deleted\n');
+    expect(await ok(['create', '-f', '-'], flunder('banned', 'default'))).toBe('flunder.wardle.example.com/banned created\n');
+    expect((await k(['get', 'flunder', 'allowed'])).stderr).toContain('flunders.wardle.example.com "allowed" not found');
+  });
+});

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RegistrationRegistry } from '@kube/registration';
+import { startNats, type NatsProcess } from '@kube/testing';
+import { startAggregatorReplica, startStack, type StackHarness } from '../support/core-api.harness';
+
+const until = async (cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+};
+
+const CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.nats.example.com' },
+  spec: {
+    group: 'nats.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+describe('registration over NATS', () => {
+  let nats: NatsProcess;
+  let stack: StackHarness;
+  let registry: RegistrationRegistry;
+
+  beforeAll(async () => {
+    nats = await startNats();
+    stack = await startStack({ natsUrl: nats.url });
+    registry = new RegistrationRegistry({ natsUrl: nats.url, name: 'test' });
+    await registry.start();
+  });
+
+  afterAll(async () => {
+    await registry?.close();
+    await stack?.stop();
+    await nats?.stop();
+  });
+
+  it('hears core-api and extensions announce their group/versions with endpoints and CA bundles', async () => {
+    expect(await until(() => registry.current().has('v1.') && registry.current().has('v1.apiextensions.k8s.io'))).toBe(true);
+    const core = registry.current().get('v1.');
+    expect(core?.source).toBe('onstart');
+    expect(core?.endpoints[0].service).toBe('core-api');
+    expect(core?.endpoints[0].endpoint).toBe(stack.core.url);
+    expect(Buffer.from(core?.endpoints[0].caBundle ?? '', 'base64').toString()).toContain('BEGIN CERTIFICATE');
+    expect(registry.current().get('v1.coordination.k8s.io')?.groupPriorityMinimum).toBe(16500);
+  });
+
+  it('announces a CRD group/version as source crd while the CRD is served, and withdraws it after deletion', async () => {
+    const created = await stack.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: JSON.stringify(CRD) });
+    expect(created.status).toBe(201);
+    expect(await until(() => registry.current().get('v1.nats.example.com')?.source === 'crd')).toBe(true);
+    expect(registry.current().get('v1.nats.example.com')?.endpoints[0].service).toBe('extensions');
+    await stack.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.nats.example.com');
+    expect(await until(() => !registry.current().has('v1.nats.example.com'))).toBe(true);
+  });
+
+  it('lets a second aggregator replica that knows its backends only from NATS serve the same APIs', async () => {
+    const replica = await startAggregatorReplica(stack, nats.url);
+    try {
+      expect(await until(async () => (await replica.request('GET', '/api/v1/namespaces')).status === 200)).toBe(true);
+      const a = (await stack.request('GET', '/apis')).json<{ groups: Array<{ name: string }> }>().groups.map((g) => g.name);
+      const b = (await replica.request('GET', '/apis')).json<{ groups: Array<{ name: string }> }>().groups.map((g) => g.name);
+      expect(b).toEqual(a);
+      const svcA = (await stack.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices')).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name);
+      const svcB = (await replica.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices')).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name);
+      expect(svcB).toEqual(svcA);
+    } finally {
+      await replica.stop();
+    }
+  });
+});
