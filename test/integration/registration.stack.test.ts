@@ -61,6 +61,27 @@ describe('registration over NATS', () => {
     expect(await until(() => !registry.current().has('v1.nats.example.com'))).toBe(true);
   });
 
+  it('keeps a group/version announced until the last CRD serving it is gone, and re-announces after a restart', async () => {
+    const second = { ...CRD, metadata: { name: 'gadgets.nats.example.com' }, spec: { ...CRD.spec, names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' } } };
+    const first = { ...CRD, metadata: { name: 'things.nats.example.com' }, spec: { ...CRD.spec, names: { plural: 'things', singular: 'thing', kind: 'Thing' } } };
+    for (const crd of [first, second]) expect((await stack.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: JSON.stringify(crd) })).status).toBe(201);
+    expect(await until(() => registry.current().has('v1.nats.example.com'))).toBe(true);
+    await stack.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.nats.example.com');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(registry.current().has('v1.nats.example.com')).toBe(true);
+
+    // A registry that starts later learns the whole set at once (resync), as after an aggregator restart.
+    const late = new RegistrationRegistry({ natsUrl: nats.url, name: 'late' });
+    await late.start();
+    try {
+      expect(await until(() => late.current().get('v1.nats.example.com')?.source === 'crd' && late.current().has('v1.'))).toBe(true);
+    } finally {
+      await late.close();
+    }
+    await stack.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.nats.example.com');
+    expect(await until(() => !registry.current().has('v1.nats.example.com'))).toBe(true);
+  });
+
   it('lets a second aggregator replica that knows its backends only from NATS serve the same APIs', async () => {
     const replica = await startAggregatorReplica(stack, nats.url);
     try {

@@ -523,7 +523,7 @@ export class GenericApiServer {
     const asTable = negotiated.as?.kind === 'Table';
     await streamWatch(res, channel, {
       filter,
-      convert: h.def.conversion ? (obj) => h.servedOne(obj) : undefined,
+      convert: h.def.conversion || h.def.strategy?.decorate ? (obj) => h.servedOne(obj) : undefined,
       encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
       timeoutMs,
       allowBookmarks: query.get('allowWatchBookmarks') === 'true',

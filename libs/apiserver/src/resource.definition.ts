@@ -54,6 +54,11 @@ export interface ResourceStrategy {
    * `schema` as built-in types do; custom resources bring kube's CR pruning (embedded resources, …).
    */
   prune?(obj: KubeObject): string[];
+  /**
+   * Changes applied when an object is read (kube applies CR defaults on read too): return the object itself
+   * when nothing changes, else a new object — never mutate the argument, it is the watch cache's copy.
+   */
+  decorate?(obj: KubeObject): KubeObject;
   /** Field selector values beyond metadata.name / metadata.namespace. */
   fields?(obj: KubeObject): Record<string, string>;
   /** PUT of a missing object creates it (namespaces, configmaps… do; CRs do not). Default true. */

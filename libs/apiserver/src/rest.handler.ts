@@ -116,15 +116,32 @@ export class RestHandler {
 
   /** Stored objects as this version serves them: through the conversion hook in one batch, else only type meta rewritten. */
   async served(objs: KubeObject[]): Promise<KubeObject[]> {
-    if (!this.def.conversion) return objs.map((o) => this.withTypeMeta(o));
-    return this.def.conversion.fromStorage(objs, this.def.version);
+    if (!this.def.conversion) return objs.map((o) => this.decorated(this.withTypeMeta(o)));
+    return (await this.def.conversion.fromStorage(objs, this.def.version)).map((o) => this.decorated(o));
   }
 
   /** One stored object as this version serves it (a GET, a write's answer, a WATCH event). */
   async servedOne(obj: KubeObject): Promise<KubeObject> {
-    if (!this.def.conversion) return this.withTypeMeta(obj);
+    if (!this.def.conversion) return this.decorated(this.withTypeMeta(obj));
     const [converted] = await this.def.conversion.fromStorage([obj], this.def.version);
-    return converted;
+    return this.decorated(converted);
+  }
+
+  private readonly decorations = new WeakMap<KubeObject, KubeObject>();
+
+  /**
+   * Read-time changes (CR defaults added after an object was stored). Stored objects are immutable, so the
+   * result is computed once per object version and reused by every later read.
+   */
+  private decorated(obj: KubeObject): KubeObject {
+    const decorate = this.def.strategy?.decorate;
+    if (!decorate) return obj;
+    let out = this.decorations.get(obj);
+    if (!out) {
+      out = decorate(obj);
+      this.decorations.set(obj, out);
+    }
+    return out;
   }
 
   // ---- create ----

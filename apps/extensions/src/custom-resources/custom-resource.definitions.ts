@@ -1,4 +1,4 @@
-import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
+import { humanAge, stableStringify, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import { metaV1Components, serviceStores, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
@@ -35,6 +35,13 @@ function printerColumn(c: PrinterColumn): TableColumn {
       return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
     },
   };
+}
+
+/** Defaults applied on read: a copy only when a default is missing (schemas gain defaults after objects exist). */
+function withDefaults(obj: KubeObject, pipeline: CustomResourceSchema): KubeObject {
+  const copy = structuredClone(obj);
+  pipeline.default(copy);
+  return stableStringify(copy) === stableStringify(obj) ? obj : copy;
 }
 
 /** The published OpenAPI schema of a custom resource: metadata is ObjectMeta, as kube publishes it. */
@@ -117,6 +124,7 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
         strategy: {
           prune: (obj) => pipeline.prune(obj),
           default: (obj) => pipeline.default(obj),
+          decorate: (obj) => withDefaults(obj, pipeline),
           prepareForCreate: (obj) => {
             if (hasStatus) delete obj.status;
           },

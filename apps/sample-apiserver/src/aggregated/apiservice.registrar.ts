@@ -18,6 +18,14 @@ export interface SelfRegistrationOptions {
   deadlineMs?: number;
 }
 
+/** An APIService as an app declares it: everything but where the server runs and its CA. */
+export type ApiServiceIdentity = Omit<ApiServiceRegistration, 'address' | 'port' | 'caBundlePem'>;
+
+/** Where and as whom to register, and the caBundle of the serving certificate (from the environment). */
+export interface RegistrationOptions extends Omit<SelfRegistrationOptions, 'apiService'> {
+  caBundlePem: string;
+}
+
 export const SELF_REGISTRATION = Symbol('SELF_REGISTRATION');
 const HEALTH_CHECK = 'poststarthook/apiservice-registration';
 const UNSPECIFIED_ADDRESSES = new Set(['0.0.0.0', '::', '']);
@@ -64,5 +72,12 @@ export class ApiServiceRegistrar implements OnApplicationBootstrap {
 export class SelfRegistrationModule {
   static forRoot(options: SelfRegistrationOptions): DynamicModule {
     return { module: SelfRegistrationModule, providers: [{ provide: SELF_REGISTRATION, useValue: options }, ApiServiceRegistrar] };
+  }
+
+  /** What an app module imports: registration of its APIService when asked to, nothing otherwise. */
+  static when(apiService: ApiServiceIdentity, registration: RegistrationOptions | undefined): DynamicModule[] {
+    if (!registration) return [];
+    const { caBundlePem, ...rest } = registration;
+    return [SelfRegistrationModule.forRoot({ ...rest, apiService: { ...apiService, caBundlePem } })];
   }
 }

@@ -1,0 +1,61 @@
+/**
+ * The `main` of an aggregated API server: serving certificate (given, or issued from the signing CA), the
+ * generic server config from KUBE_* (serverConfigFromEnv), registration when KUBE_REGISTER_URL is set, then the
+ * app's module. An app's main.ts is one call to runAggregatedServer.
+ */
+import 'reflect-metadata';
+import { join } from 'node:path';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { serverConfigFromEnv, type ServerConfig } from '@kube/apiserver';
+import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
+import { registrationTargetFromEnv } from './registration.env';
+import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
+
+/** What every aggregated server module takes: the generic config and, optionally, its registration. */
+export interface AggregatedServerOptions {
+  config: ServerConfig;
+  registration?: RegistrationOptions;
+}
+
+export interface AggregatedServerSpec {
+  /** Name in logs and metrics, e.g. "sample-apiserver". */
+  component: string;
+  /** HTTPS port unless KUBE_SECURE_PORT says otherwise. */
+  defaultPort: number;
+  apiService: ApiServiceIdentity;
+  module(options: AggregatedServerOptions): DynamicModule;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function registrationFromEnv(env: Env, serving: ServingCertificateFiles): RegistrationOptions | undefined {
+  const target = registrationTargetFromEnv(env);
+  if (!target) return undefined;
+  if (!serving.caPem) throw new Error('KUBE_REGISTER_URL needs the CA of the serving certificate for the caBundle: set KUBE_SERVING_CA_FILE');
+  return { target, caBundlePem: serving.caPem, address: env.KUBE_REGISTER_ADDRESS || undefined };
+}
+
+export async function startAggregatedServer(spec: AggregatedServerSpec): Promise<INestApplicationContext> {
+  const env = process.env;
+  const serving = await servingCertificateFromEnv(
+    env,
+    { serviceDnsName: `${spec.apiService.serviceName}.${spec.apiService.serviceNamespace}.svc`, addresses: [env.KUBE_BIND_ADDRESS ?? '', env.KUBE_REGISTER_ADDRESS ?? ''] },
+    join('apiserver.local.config', 'certificates'),
+  );
+  // serverConfigFromEnv reads the serving pair from these variables; an issued pair takes their place.
+  env.KUBE_TLS_CERT_FILE = serving.certFile;
+  env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
+  const module = spec.module({ config: serverConfigFromEnv(spec.component, spec.defaultPort), registration: registrationFromEnv(env, serving) });
+  const app = await NestFactory.createApplicationContext(module, { logger: ['log', 'warn', 'error'] });
+  app.enableShutdownHooks();
+  return app;
+}
+
+/** Starts the server; any start-up failure (bad certificate, registration refused) ends the process. */
+export function runAggregatedServer(spec: AggregatedServerSpec): void {
+  startAggregatedServer(spec).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

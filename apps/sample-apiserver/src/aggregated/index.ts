@@ -1,0 +1,19 @@
+/**
+ * What an aggregated API server needs beyond the generic server of @kube/apiserver: its serving certificate,
+ * its registration as an APIService (objects, client, NestJS module) and a ready-made main. Generic, shared by
+ * the sample and by apps the scaffold creates (scripts/new-apiserver.ts); a candidate to move into the SDK.
+ */
+export { apiServiceName, apiServiceObject, endpointsObject, registrationObjects, serviceObject, SERVICE_PORT, type ApiServiceRegistration } from './apiservice.objects';
+export {
+  ApiServiceRegistrar,
+  endpointAddress,
+  SELF_REGISTRATION,
+  SelfRegistrationModule,
+  type ApiServiceIdentity,
+  type RegistrationOptions,
+  type SelfRegistrationOptions,
+} from './apiservice.registrar';
+export { RegistrationClient, collectionPath, type RegistrationTarget } from './registration.client';
+export { registrationTargetFromEnv } from './registration.env';
+export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
+export { runAggregatedServer, startAggregatedServer, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';

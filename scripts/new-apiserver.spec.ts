@@ -1,0 +1,152 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DynamicModule } from '@nestjs/common';
+import type { ResourceDefinition, ServerConfig } from '@kube/apiserver';
+import { main, parseRequest, scaffoldApiServer, scaffoldNames, ScaffoldError, validateRequest, type ScaffoldRequest } from './new-apiserver';
+
+const REPO = resolve(__dirname, '..');
+const widgets: ScaffoldRequest = { group: 'widgets.acme.io', version: 'v1', kind: 'Widget', cluster: false };
+const policies: ScaffoldRequest = { group: 'policies.acme.io', version: 'v1beta1', kind: 'BackupPolicy', cluster: true };
+
+/** Runs a node script to its end; resolves with its exit code and output. */
+function run(args: string[], cwd: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.once('error', reject);
+    child.once('close', (code) => resolvePromise({ code: code ?? 1, output: Buffer.concat(chunks).toString() }));
+  });
+}
+
+describe('new-apiserver argument checks', () => {
+  it('accepts DNS-1123 groups with a dot, DNS-1035 versions and UpperCamel kinds', () => {
+    expect(validateRequest(widgets)).toEqual([]);
+    expect(validateRequest(policies)).toEqual([]);
+  });
+
+  it('explains what is wrong with each argument', () => {
+    expect(validateRequest({ group: 'widgets', version: 'V1', kind: 'widget', cluster: false })).toEqual([
+      `--group "widgets": must contain at least one dot (e.g. widgets.example.com); groups without a dot are Kubernetes' own`,
+      `--version "V1": a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')`,
+      `--kind "widget": must be UpperCamelCase, a capital letter then letters and digits, at most 63 characters (e.g. 'Widget', 'BackupPolicy')`,
+    ]);
+    expect(validateRequest({ ...widgets, group: 'Widgets.Acme.io' })[0]).toMatch(/^--group "Widgets.Acme.io": a lowercase RFC 1123 subdomain must consist of/);
+    expect(validateRequest({ ...widgets, group: 'metrics.k8s.io' })).toEqual(['--group "metrics.k8s.io": groups under k8s.io and kubernetes.io are reserved for Kubernetes']);
+    expect(validateRequest({ ...widgets, version: '1alpha1', kind: 'My-Kind' })).toHaveLength(2);
+  });
+
+  it('parses the command line and names what is missing or unknown', () => {
+    expect(parseRequest(['--group', 'widgets.acme.io', '--version', 'v1', '--kind', 'Widget'])).toEqual(widgets);
+    expect(parseRequest(['--group=policies.acme.io', '--version=v1beta1', '--kind=BackupPolicy', '--cluster'])).toEqual(policies);
+    expect(() => parseRequest(['--group', 'widgets.acme.io'])).toThrow('missing --version, --kind');
+    expect(() => parseRequest(['--group', 'a.b', '--version', 'v1', '--kind', 'A', '--scope', 'x'])).toThrow(/Unknown option '--scope'/);
+  });
+
+  it('derives the names kube would (plural guess) and valid identifiers', () => {
+    expect(scaffoldNames(widgets)).toEqual({
+      app: 'widgets-apiserver',
+      moduleClass: 'WidgetsApiServerModule',
+      kind: 'Widget',
+      plural: 'widgets',
+      singular: 'widget',
+      resourceConst: 'widgetsResource',
+      upperSnake: 'WIDGET',
+    });
+    expect(scaffoldNames(policies)).toMatchObject({ plural: 'backuppolicies', resourceConst: 'backupPoliciesResource', upperSnake: 'BACKUP_POLICY' });
+    expect(scaffoldNames({ ...widgets, kind: 'Bus' }).plural).toBe('buses');
+    expect(scaffoldNames({ ...widgets, group: 'my-team.example.com' }).moduleClass).toBe('MyTeamApiServerModule');
+    expect(scaffoldNames({ ...widgets, group: '1password.example.com' }).moduleClass).toBe('Group1passwordApiServerModule');
+  });
+});
+
+describe('new-apiserver output', () => {
+  // Inside the repository (under the git-ignored .local/) so generated code resolves node_modules and the SDK.
+  let root: string;
+
+  beforeAll(async () => {
+    const base = join(REPO, '.local', 'tmp');
+    mkdirSync(base, { recursive: true });
+    root = mkdtempSync(join(base, 'new-apiserver-'));
+    await scaffoldApiServer(widgets, { root, sdkRoot: REPO });
+    await scaffoldApiServer(policies, { root, sdkRoot: REPO });
+  });
+
+  afterAll(() => {
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('writes the app files', () => {
+    expect(readdirSync(join(root, 'apps')).sort()).toEqual(['policies-apiserver', 'widgets-apiserver']);
+    expect(readdirSync(join(root, 'apps', 'widgets-apiserver', 'src'), { recursive: true }).map(String).sort()).toEqual([
+      'main.ts',
+      'resources',
+      'resources/widgets.resource.spec.ts',
+      'resources/widgets.resource.ts',
+      'widgets-apiserver.module.ts',
+    ]);
+  });
+
+  it('refuses to overwrite an existing app, and writes nothing for bad arguments', async () => {
+    const resource = join(root, 'apps', 'widgets-apiserver', 'src', 'resources', 'widgets.resource.ts');
+    const before = readFileSync(resource, 'utf8');
+    await expect(scaffoldApiServer({ ...widgets, kind: 'Gadget' }, { root })).rejects.toThrow(ScaffoldError);
+    await expect(scaffoldApiServer({ ...widgets, kind: 'Gadget' }, { root })).rejects.toThrow('widgets-apiserver already exists');
+    expect(readFileSync(resource, 'utf8')).toBe(before);
+    const error = console.error;
+    const errors: string[] = [];
+    console.error = (line: string) => errors.push(line);
+    try {
+      expect(await main(['--group', 'bad', '--version', 'v1', '--kind', 'Thing'], root)).toBe(2);
+    } finally {
+      console.error = error;
+    }
+    expect(errors).toEqual([`new-apiserver: --group "bad": must contain at least one dot (e.g. widgets.example.com); groups without a dot are Kubernetes' own`]);
+    expect(existsSync(join(root, 'apps', 'bad-apiserver'))).toBe(false);
+  });
+
+  it('prints the next steps with the launcher row', async () => {
+    const logs: string[] = [];
+    const log = console.log;
+    console.log = (line: string) => logs.push(line);
+    try {
+      expect(await main(['--group', 'gadgets.acme.io', '--version', 'v2', '--kind', 'Gadget'], root)).toBe(0);
+    } finally {
+      console.log = log;
+    }
+    expect(logs.join('\n')).toContain(
+      "{ name: 'gadgets-apiserver', main: 'dist/apps/gadgets-apiserver/src/main.js', portEnv: 'KUBE_GADGETS_APISERVER_PORT', defaultPort: 6447, aggregated: true }",
+    );
+    expect(logs.join('\n')).toContain('kubectl --kubeconfig .local/kubeconfig get gadgets -A');
+    rmSync(join(root, 'apps', 'gadgets-apiserver'), { recursive: true });
+  });
+
+  it('generates a working resource and module', async () => {
+    const resources = (await import(join(root, 'apps', 'widgets-apiserver', 'src', 'resources', 'widgets.resource.ts'))) as Record<string, ResourceDefinition>;
+    const def = resources.widgetsResource;
+    expect(def).toMatchObject({ group: 'widgets.acme.io', version: 'v1', kind: 'Widget', plural: 'widgets', namespaced: true });
+    expect(def.schema?.name).toBe('io.acme.widgets.v1.Widget');
+    expect(def.schema?.components['io.acme.widgets.v1.WidgetSpec'].properties).toHaveProperty('replicas');
+    expect(def.tableColumns?.map((c) => c.name)).toEqual(['Replicas', 'Description']);
+    const mod = (await import(join(root, 'apps', 'policies-apiserver', 'src', 'policies-apiserver.module.ts'))) as Record<string, { forRoot(o: { config: ServerConfig }): DynamicModule }>;
+    const dynamic = mod.PoliciesApiServerModule.forRoot({ config: { etcdEndpoints: [], server: { component: 'x', bindAddress: '127.0.0.1', port: 0, tls: { certPem: '', keyPem: '' }, authentication: {} } } });
+    expect(dynamic.imports).toHaveLength(1); // no registration asked for
+  });
+
+  it('type-checks with the repository settings', async () => {
+    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ extends: join(REPO, 'tsconfig.json'), compilerOptions: { noEmit: true }, include: ['apps'] }));
+    const result = await run([join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], REPO);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  }, 120_000);
+
+  it('generates spec tests that pass', async () => {
+    writeFileSync(join(root, 'vitest.config.mts'), `import { mergeConfig } from 'vitest/config';\nimport base from ${JSON.stringify(join(REPO, 'vitest.config.mts'))};\nexport default mergeConfig(base, { root: ${JSON.stringify(root)} });\n`);
+    const result = await run([join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(root, 'vitest.config.mts')], REPO);
+    expect(result.output).toMatch(/Tests\s+.*6 passed/);
+    expect(result.code, result.output).toBe(0);
+  }, 120_000);
+});
