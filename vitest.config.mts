@@ -19,7 +19,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'test/**/*.test.ts'],
+    include: ['apps/**/*.spec.ts', 'libs/**/*.spec.ts', 'scripts/**/*.spec.ts', 'test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: true,

@@ -151,10 +151,7 @@ describe.each(['1.27', '1.33'])('the wardle sample-apiserver through the aggrega
     expectFlunderSpecExplained(await ok(['explain', 'flunders.spec', '--output=plaintext-openapiv2']));
   });
 
-  // Known aggregator bug, not the sample's: the v3 index lists apis/wardle.example.com/v1alpha1, but
-  // FrontDoor.serveOpenApiV3 looks its owner up among the local backends only (RoutingTable.backend), so a
-  // remote APIService's document answers 503. Flip to `it` once the aggregator proxies it.
-  it.fails('explains flunders.spec from the OpenAPI v3 document (kubectl default)', async () => {
+  it('explains flunders.spec from its OpenAPI v3 document, proxied by the aggregator (kubectl default)', async () => {
     expectFlunderSpecExplained(await ok(['explain', 'flunders.spec']));
   });
 

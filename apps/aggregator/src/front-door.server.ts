@@ -139,6 +139,9 @@ export class FrontDoor {
   /** Set by the backends controller: the discovery refresh under way, if any (discovery waits for it). */
   refreshInFlight?: () => Promise<void> | undefined;
 
+  /** Set by the backends controller: the OpenAPI merge under way, if any. */
+  openapiInFlight?: () => Promise<void> | undefined;
+
   /** Set by the backends controller: re-reads backend discovery (coalesced). */
   onUnknownGroupVersion?: () => Promise<void>;
   private lastMissRefresh = 0;
@@ -185,7 +188,11 @@ export class FrontDoor {
       res.end(r.body);
       return r.code;
     }
-    if (trimmed === '/api' || trimmed === '/apis' || trimmed.startsWith('/apis/') || trimmed.startsWith('/openapi/')) await this.refreshInFlight?.();
+    if (trimmed === '/api' || trimmed === '/apis' || /^\/apis\/[^/]+$/.test(trimmed)) await this.refreshInFlight?.();
+    if (trimmed.startsWith('/openapi/')) {
+      await this.refreshInFlight?.();
+      await this.openapiInFlight?.();
+    }
     if (trimmed === '/api' || trimmed === '/apis') {
       const accept = req.headers.accept ?? '';
       const agg = aggregatedVersion(accept);

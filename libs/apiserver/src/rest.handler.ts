@@ -121,10 +121,12 @@ export class RestHandler {
   }
 
   /** One stored object as this version serves it (a GET, a write's answer, a WATCH event). */
-  async servedOne(obj: KubeObject): Promise<KubeObject> {
-    if (!this.def.conversion) return this.decorated(this.withTypeMeta(obj));
+  async servedOne(obj: KubeObject, justWritten = false): Promise<KubeObject> {
+    // An object this request just wrote went through defaulting already: no read-time decoration needed.
+    const decorate = (o: KubeObject): KubeObject => (justWritten ? o : this.decorated(o));
+    if (!this.def.conversion) return decorate(this.withTypeMeta(obj));
     const [converted] = await this.def.conversion.fromStorage([obj], this.def.version);
-    return this.decorated(converted);
+    return decorate(converted);
   }
 
   private readonly decorations = new WeakMap<KubeObject, KubeObject>();
@@ -178,7 +180,7 @@ export class RestHandler {
       throw err;
     }
     // Outside the try: the object is written, a failing conversion of the response must not undo its side effects.
-    return this.servedOne(stored);
+    return this.servedOne(stored, true);
   }
 
   // ---- update / patch ----
@@ -275,7 +277,7 @@ export class RestHandler {
       throw err;
     }
     // Outside the try: the object is written, a failing conversion of the response must not undo its side effects.
-    return { object: await this.servedOne(written.object), created: written.created };
+    return { object: await this.servedOne(written.object, true), created: written.created };
   }
 
   private async prepareCreateFromUpdate(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {

@@ -62,6 +62,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.routes.setLocal(this.local.resources.map((d) => `${d.group}/${d.version}`));
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
     this.frontDoor.refreshInFlight = () => this.running;
+    this.frontDoor.openapiInFlight = () => this.openapiRun;
     void this.followCustomResourceDefinitions();
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     await this.refresh();
@@ -137,9 +138,35 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true' });
     }
     this.routes.setBackends(owners, all);
-    await this.openapi.refresh(all);
     this.frontDoor.routesSynced = true;
+    // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
+    this.refreshOpenApi(all);
     await this.autoregistration.sync(desired);
+  }
+
+  private openapiRun?: Promise<void>;
+  private openapiNext?: Map<string, BackendTarget>;
+
+  /** One OpenAPI merge at a time; the latest target set queued behind it. */
+  private refreshOpenApi(targets: Map<string, BackendTarget>): void {
+    if (this.openapiRun) {
+      this.openapiNext = targets;
+      return;
+    }
+    this.openapiRun = this.openapi
+      .refresh(targets)
+      .catch((err: Error) => this.logger.warn(`OpenAPI refresh failed: ${err.message}`))
+      .finally(() => {
+        this.openapiRun = undefined;
+        const next = this.openapiNext;
+        this.openapiNext = undefined;
+        if (next) this.refreshOpenApi(next);
+      });
+  }
+
+  /** The OpenAPI merge under way, if any (the front door waits for it before serving /openapi). */
+  get openapiInFlight(): Promise<void> | undefined {
+    return this.openapiRun;
   }
 }
 

@@ -1,4 +1,4 @@
-import { humanAge, stableStringify, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
+import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import { metaV1Components, serviceStores, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
@@ -41,7 +41,8 @@ function printerColumn(c: PrinterColumn): TableColumn {
 function withDefaults(obj: KubeObject, pipeline: CustomResourceSchema): KubeObject {
   const copy = structuredClone(obj);
   pipeline.default(copy);
-  return stableStringify(copy) === stableStringify(obj) ? obj : copy;
+  // Defaulting only adds keys, so a plain serialization comparison tells whether anything was added.
+  return JSON.stringify(copy) === JSON.stringify(obj) ? obj : copy;
 }
 
 /** The published OpenAPI schema of a custom resource: metadata is ObjectMeta, as kube publishes it. */

@@ -1,0 +1,396 @@
+{{/*
+Helpers shared by every template. Component helpers take a dict:
+  root      the chart's top-level context ($)
+  component the component name as it appears in labels and resource names: aggregator, core-api,
+            extensions, sample-apiserver, etcd, nats
+  values    (where needed) that component's values block, e.g. .Values.coreApi
+*/}}
+
+{{- define "kube-ts.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "kube-ts.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{- define "kube-ts.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* "<fullname>-<component>", the name of the component's Deployment/StatefulSet, Service, PDB, … */}}
+{{- define "kube-ts.componentName" -}}
+{{- printf "%s-%s" (include "kube-ts.fullname" .root) .component | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The recommended labels (app.kubernetes.io/*) plus helm.sh/chart. */}}
+{{- define "kube-ts.labels" -}}
+helm.sh/chart: {{ include "kube-ts.chart" .root }}
+{{ include "kube-ts.selectorLabels" . }}
+app.kubernetes.io/part-of: kube-ts
+app.kubernetes.io/version: {{ .root.Values.image.tag | default .root.Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .root.Release.Service }}
+{{- with .root.Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/* The immutable subset used in selectors. */}}
+{{- define "kube-ts.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "kube-ts.name" .root }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{- define "kube-ts.serviceAccountName" -}}
+{{- if .values.serviceAccount.create }}
+{{- default (include "kube-ts.componentName" .) .values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "kube-ts.image" -}}
+{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) }}
+{{- end }}
+
+{{/* In-cluster DNS names of a component's Service, for certificates and URLs. */}}
+{{- define "kube-ts.serviceHost" -}}
+{{- printf "%s.%s.svc" (include "kube-ts.componentName" .) .root.Release.Namespace }}
+{{- end }}
+
+{{/*
+The SANs of a component's serving certificate as JSON {"dns": [...], "ips": [...]} (use with fromJson):
+its Service names, localhost and 127.0.0.1 (the exec probes connect there); the aggregator adds
+pki.extraAggregatorSANs, the sample-apiserver the name our aggregator verifies it by (APIService
+default/wardle-server → wardle-server.default.svc).
+*/}}
+{{- define "kube-ts.sans" -}}
+{{- $svc := include "kube-ts.componentName" . }}
+{{- $ns := .root.Release.Namespace }}
+{{- $dns := list $svc (printf "%s.%s" $svc $ns) (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.%s" $svc $ns .root.Values.clusterDomain) "localhost" }}
+{{- $ips := list "127.0.0.1" }}
+{{- if eq .component "aggregator" }}
+{{- range .root.Values.pki.extraAggregatorSANs }}
+{{- if or (regexMatch "^[0-9.]+$" .) (contains ":" .) }}
+{{- $ips = append $ips . }}
+{{- else }}
+{{- $dns = append $dns . }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- if eq .component "sample-apiserver" }}
+{{- $dns = append $dns "wardle-server.default.svc" }}
+{{- end }}
+{{- dict "dns" $dns "ips" $ips | toJson }}
+{{- end }}
+
+{{/* etcd client URLs: every bundled member (the client fails over between them), or the external list. */}}
+{{- define "kube-ts.etcdEndpoints" -}}
+{{- if eq .Values.etcd.mode "bundled" }}
+{{- $name := include "kube-ts.componentName" (dict "root" . "component" "etcd") }}
+{{- $urls := list }}
+{{- range $i := until (int .Values.etcd.bundled.replicas) }}
+{{- $urls = append $urls (printf "http://%s-%d.%s-headless.%s.svc.%s:2379" $name $i $name $.Release.Namespace $.Values.clusterDomain) }}
+{{- end }}
+{{- join "," $urls }}
+{{- else }}
+{{- join "," .Values.etcd.external.endpoints }}
+{{- end }}
+{{- end }}
+
+{{- define "kube-ts.natsUrl" -}}
+{{- if eq .Values.nats.mode "bundled" }}
+{{- printf "nats://%s.%s.svc.%s:4222" (include "kube-ts.componentName" (dict "root" . "component" "nats")) .Release.Namespace .Values.clusterDomain }}
+{{- else }}
+{{- .Values.nats.external.url }}
+{{- end }}
+{{- end }}
+
+{{/* Whether the <fullname>-tokens Secret (static bearer tokens) exists: "true" or "". */}}
+{{- define "kube-ts.tokensEnabled" -}}
+{{- if or .Values.auth.adminToken.enabled .Values.metrics.serviceMonitor.enabled }}true{{ end }}
+{{- end }}
+
+{{/*
+The exec probe command: an HTTPS GET of https://127.0.0.1:<port><path> presenting the pod's own serving
+certificate (it carries clientAuth too), because our servers authenticate /livez and /readyz.
+Takes dict: port, path.
+*/}}
+{{- define "kube-ts.healthcheck" -}}
+- node
+- dist/scripts/healthcheck.js
+- --ca=/etc/kube-ts/serving/ca.crt
+- --cert=/etc/kube-ts/serving/tls.crt
+- --key=/etc/kube-ts/serving/tls.key
+- {{ printf "https://127.0.0.1:%d%s" (int .port) .path }}
+{{- end }}
+
+{{/*
+Environment every API server reads (libs/apiserver serverConfigFromEnv, docs/configuration.md).
+Takes the component dict; `values` must have `port`.
+*/}}
+{{- define "kube-ts.apiserverEnv" -}}
+- name: KUBE_ETCD_ENDPOINTS
+  value: {{ include "kube-ts.etcdEndpoints" .root | quote }}
+- name: KUBE_NATS_URL
+  value: {{ include "kube-ts.natsUrl" .root | quote }}
+- name: KUBE_BIND_ADDRESS
+  value: "0.0.0.0"
+- name: KUBE_SECURE_PORT
+  value: {{ .values.port | quote }}
+- name: KUBE_TLS_CERT_FILE
+  value: /etc/kube-ts/serving/tls.crt
+- name: KUBE_TLS_PRIVATE_KEY_FILE
+  value: /etc/kube-ts/serving/tls.key
+- name: KUBE_CLIENT_CA_FILE
+  value: /etc/kube-ts/serving/ca.crt
+- name: KUBE_MAX_REQUESTS_INFLIGHT
+  value: {{ .root.Values.apiserver.maxRequestsInflight | quote }}
+- name: KUBE_MAX_MUTATING_REQUESTS_INFLIGHT
+  value: {{ .root.Values.apiserver.maxMutatingRequestsInflight | quote }}
+- name: KUBE_REQUEST_TIMEOUT_SECONDS
+  value: {{ .root.Values.apiserver.requestTimeoutSeconds | quote }}
+- name: KUBE_MIN_REQUEST_TIMEOUT_SECONDS
+  value: {{ .root.Values.apiserver.minRequestTimeoutSeconds | quote }}
+{{- if include "kube-ts.tokensEnabled" .root }}
+- name: KUBE_TOKEN_AUTH_FILE
+  value: /etc/kube-ts/tokens/tokens.csv
+{{- end }}
+{{- end }}
+
+{{/* Volumes every API server pod mounts: its serving certificate, the front-proxy CA (certificate only,
+never the key), the token file, and a writable /tmp (the root filesystem is read-only). */}}
+{{- define "kube-ts.apiserverVolumes" -}}
+- name: serving
+  secret:
+    secretName: {{ include "kube-ts.componentName" . }}-serving
+- name: front-proxy-ca
+  secret:
+    secretName: {{ include "kube-ts.fullname" .root }}-front-proxy-ca
+    items:
+      - key: tls.crt
+        path: ca.crt
+{{- if include "kube-ts.tokensEnabled" .root }}
+- name: tokens
+  secret:
+    secretName: {{ include "kube-ts.fullname" .root }}-tokens
+    items:
+      - key: tokens.csv
+        path: tokens.csv
+{{- end }}
+- name: tmp
+  emptyDir: {}
+{{- end }}
+
+{{- define "kube-ts.apiserverVolumeMounts" -}}
+- name: serving
+  mountPath: /etc/kube-ts/serving
+  readOnly: true
+- name: front-proxy-ca
+  mountPath: /etc/kube-ts/front-proxy-ca
+  readOnly: true
+{{- if include "kube-ts.tokensEnabled" .root }}
+- name: tokens
+  mountPath: /etc/kube-ts/tokens
+  readOnly: true
+{{- end }}
+- name: tmp
+  mountPath: /tmp
+{{- end }}
+
+{{/* The probes' timing from .Values.probes. Takes dict: root, kind (liveness|readiness|startup). */}}
+{{- define "kube-ts.probeTiming" -}}
+{{- $p := index .root.Values.probes .kind -}}
+periodSeconds: {{ $p.periodSeconds }}
+timeoutSeconds: {{ $p.timeoutSeconds }}
+failureThreshold: {{ $p.failureThreshold }}
+{{- end }}
+
+{{/* Pod-level settings shared by every component's pod spec (component dict). */}}
+{{- define "kube-ts.podScheduling" -}}
+{{- with .values.priorityClassName }}
+priorityClassName: {{ . }}
+{{- end }}
+{{- with .values.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .values.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if .values.affinity }}
+affinity:
+  {{- toYaml .values.affinity | nindent 2 }}
+{{- else if eq .values.podAntiAffinity "soft" }}
+affinity:
+  podAntiAffinity:
+    preferredDuringSchedulingIgnoredDuringExecution:
+      - weight: 100
+        podAffinityTerm:
+          topologyKey: kubernetes.io/hostname
+          labelSelector:
+            matchLabels:
+              {{- include "kube-ts.selectorLabels" . | nindent 14 }}
+{{- else if eq .values.podAntiAffinity "hard" }}
+affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      - topologyKey: kubernetes.io/hostname
+        labelSelector:
+          matchLabels:
+            {{- include "kube-ts.selectorLabels" . | nindent 12 }}
+{{- end }}
+{{- with .values.topologySpreadConstraints }}
+topologySpreadConstraints:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.imagePullSecrets }}
+imagePullSecrets:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+
+{{/*
+Pod annotations: the user's, plus (pki.mode=generate) a checksum of the serving certificate, so pods roll
+when the chart reissues it. The apps read their certificates once at start.
+*/}}
+{{- define "kube-ts.podAnnotations" -}}
+{{- if eq .root.Values.pki.mode "generate" }}
+{{- include "kube-ts.pki.generated" .root }}
+{{- $leaf := index .root.Values._generatedPki (printf "%s-serving" .component) }}
+checksum/serving-certificate: {{ $leaf.cert | sha256sum }}
+{{- end }}
+{{- with .values.podAnnotations }}
+{{ toYaml . }}
+{{- end }}
+{{- end }}
+
+{{/*
+pki.mode=generate: computes every CA and certificate ONCE per render and caches them in
+.Values._generatedPki, so the Secrets, the checksums and the APIService caBundle (different files) agree.
+Kept across upgrades: an existing CA Secret is reused (buildCustomCert); an existing leaf Secret is reused
+when its CA was reused and its subject/SANs (annotation kube-ts.io/subject-checksum) are unchanged;
+anything else is generated. `helm template` and client-side dry runs cannot look up, so they always show
+fresh material. Entries: ca, front-proxy-ca, <component>-serving, front-proxy-client → {cert, key, ca, checksum}.
+*/}}
+{{- define "kube-ts.pki.generated" -}}
+{{- $root := . }}
+{{- if not (hasKey $root.Values "_generatedPki") }}
+{{- $fullname := include "kube-ts.fullname" $root }}
+{{- $ns := $root.Release.Namespace }}
+{{- $pki := dict }}
+{{- $cas := dict }}
+{{- range $caName := list "ca" "front-proxy-ca" }}
+{{- $existing := lookup "v1" "Secret" $ns (printf "%s-%s" $fullname $caName) }}
+{{- $crt := dig "data" "tls.crt" "" $existing }}
+{{- $key := dig "data" "tls.key" "" $existing }}
+{{- $ca := dict }}
+{{- $reused := false }}
+{{- if and $crt $key }}
+{{- $ca = buildCustomCert $crt $key }}
+{{- $reused = true }}
+{{- else }}
+{{- $ca = genCA (printf "kube-ts-%s" $caName) (int $root.Values.pki.generate.caValidityDays) }}
+{{- end }}
+{{- $_ := set $cas $caName (dict "ca" $ca "reused" $reused) }}
+{{- $_ := set $pki $caName (dict "cert" $ca.Cert "key" $ca.Key "ca" $ca.Cert "checksum" "") }}
+{{- end }}
+{{- $leaves := list }}
+{{- range $component := list "aggregator" "core-api" "extensions" "sample-apiserver" }}
+{{- $sans := include "kube-ts.sans" (dict "root" $root "component" $component) | fromJson }}
+{{- $leaves = append $leaves (dict "name" (printf "%s-serving" $component) "cn" (printf "system:kube-ts:%s" $component) "ca" "ca" "dns" $sans.dns "ips" $sans.ips) }}
+{{- end }}
+{{- $leaves = append $leaves (dict "name" "front-proxy-client" "cn" "front-proxy-client" "ca" "front-proxy-ca" "dns" (list) "ips" (list)) }}
+{{- range $leaf := $leaves }}
+{{- $checksum := printf "%s|%s|%s" $leaf.cn (join "," $leaf.dns) (join "," $leaf.ips) | sha256sum }}
+{{- $caEntry := index $cas $leaf.ca }}
+{{- $existing := lookup "v1" "Secret" $ns (printf "%s-%s" $fullname $leaf.name) }}
+{{- $crt := dig "data" "tls.crt" "" $existing }}
+{{- $key := dig "data" "tls.key" "" $existing }}
+{{- $oldChecksum := dig "metadata" "annotations" "kube-ts.io/subject-checksum" "" $existing }}
+{{- if and $caEntry.reused $crt $key (eq $oldChecksum $checksum) }}
+{{- $_ := set $pki $leaf.name (dict "cert" (b64dec $crt) "key" (b64dec $key) "ca" $caEntry.ca.Cert "checksum" $checksum) }}
+{{- else }}
+{{- $cert := genSignedCert $leaf.cn $leaf.ips $leaf.dns (int $root.Values.pki.generate.certValidityDays) $caEntry.ca }}
+{{- $_ := set $pki $leaf.name (dict "cert" $cert.Cert "key" $cert.Key "ca" $caEntry.ca.Cert "checksum" $checksum) }}
+{{- end }}
+{{- end }}
+{{- $_ := set $root.Values "_generatedPki" $pki }}
+{{- end }}
+{{- end }}
+
+{{/*
+A kubernetes.io/tls Secret (tls.crt, tls.key, ca.crt) from the generated PKI. Takes dict: root, entry
+(a key of .Values._generatedPki), component (for labels).
+*/}}
+{{- define "kube-ts.pki.secret" -}}
+{{- include "kube-ts.pki.generated" .root }}
+{{- $e := index .root.Values._generatedPki .entry }}
+apiVersion: v1
+kind: Secret
+type: kubernetes.io/tls
+metadata:
+  name: {{ include "kube-ts.fullname" .root }}-{{ .entry }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "kube-ts.labels" . | nindent 4 }}
+  annotations:
+    {{- if $e.checksum }}
+    kube-ts.io/subject-checksum: {{ $e.checksum }}
+    {{- end }}
+    {{- if or (eq .entry "ca") (eq .entry "front-proxy-ca") }}
+    # CAs survive `helm uninstall`: a reinstall then reuses them and clients' trust stays valid.
+    helm.sh/resource-policy: keep
+    {{- end }}
+data:
+  tls.crt: {{ $e.cert | b64enc }}
+  tls.key: {{ $e.key | b64enc }}
+  ca.crt: {{ $e.ca | b64enc }}
+{{- end }}
+
+{{/*
+A cert-manager Certificate for a component's serving (and probe client) certificate. Takes the component
+dict. ECDSA keys, which only sign: no keyEncipherment.
+*/}}
+{{- define "kube-ts.pki.servingCertificate" -}}
+{{- $sans := include "kube-ts.sans" . | fromJson }}
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: {{ include "kube-ts.componentName" . }}-serving
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "kube-ts.labels" . | nindent 4 }}
+spec:
+  secretName: {{ include "kube-ts.componentName" . }}-serving
+  commonName: system:kube-ts:{{ .component }}
+  dnsNames:
+    {{- toYaml $sans.dns | nindent 4 }}
+  ipAddresses:
+    {{- toYaml $sans.ips | nindent 4 }}
+  duration: {{ .root.Values.pki.certManager.duration }}
+  renewBefore: {{ .root.Values.pki.certManager.renewBefore }}
+  privateKey:
+    algorithm: ECDSA
+    size: 256
+    rotationPolicy: Always
+  usages:
+    - digital signature
+    - server auth
+    - client auth
+  issuerRef:
+    group: cert-manager.io
+    kind: Issuer
+    name: {{ include "kube-ts.fullname" .root }}-ca
+{{- end }}
