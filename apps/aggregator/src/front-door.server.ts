@@ -148,10 +148,10 @@ export class FrontDoor {
 
   /**
    * A group/version nobody announced yet (a CRD established a moment ago): refresh discovery once, at most
-   * once a second, before answering 404, so a new API is reachable even if its announcement was lost.
+   * every 100 ms, before answering 404, so a new API is reachable even if its announcement was lost.
    */
   private async refreshOnMiss(group: string, version: string): Promise<Route | undefined> {
-    if (!this.onUnknownGroupVersion || Date.now() - this.lastMissRefresh < 1000) return undefined;
+    if (!this.onUnknownGroupVersion || Date.now() - this.lastMissRefresh < 100) return undefined;
     this.lastMissRefresh = Date.now();
     await this.onUnknownGroupVersion();
     return this.routes.lookup(group, version);

@@ -141,7 +141,27 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.frontDoor.routesSynced = true;
     // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
     this.refreshOpenApi(all);
-    await this.autoregistration.sync(desired);
+    this.syncAPIServices(desired);
+  }
+
+  private autoregistrationRun?: Promise<void>;
+  private autoregistrationNext?: DesiredGroupVersion[];
+
+  /** APIService writes go to etcd off the refresh path (one at a time, latest desired set queued). */
+  private syncAPIServices(desired: DesiredGroupVersion[]): void {
+    if (this.autoregistrationRun) {
+      this.autoregistrationNext = desired;
+      return;
+    }
+    this.autoregistrationRun = this.autoregistration
+      .sync(desired)
+      .catch((err: Error) => this.logger.warn(`autoregistration failed: ${err.message}`))
+      .finally(() => {
+        this.autoregistrationRun = undefined;
+        const next = this.autoregistrationNext;
+        this.autoregistrationNext = undefined;
+        if (next) this.syncAPIServices(next);
+      });
   }
 
   private openapiRun?: Promise<void>;
