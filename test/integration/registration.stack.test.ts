@@ -91,7 +91,7 @@ describe('registration over NATS', () => {
       expect(b).toEqual(a);
       const svcA = (await stack.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices')).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name);
       const svcB = (await replica.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices')).json<{ items: Array<{ metadata: { name: string } }> }>().items.map((i) => i.metadata.name);
-      expect(svcB).toEqual(svcA);
+      expect(svcB, `${svcA} vs ${svcB}`).toEqual(svcA);
     } finally {
       await replica.stop();
     }

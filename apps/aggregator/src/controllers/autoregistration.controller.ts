@@ -33,7 +33,12 @@ export class AutoRegistration {
 
   constructor(private readonly server: GenericApiServer) {}
 
-  async sync(desired: readonly DesiredGroupVersion[]): Promise<void> {
+  /**
+   * `complete`: every backend this aggregator knows answered discovery, so what is not desired is really gone.
+   * Until then nothing is deleted (kube's initial-sync gate): a replica that has not heard from its backends yet
+   * must not remove the APIServices they serve.
+   */
+  async sync(desired: readonly DesiredGroupVersion[], complete = true): Promise<void> {
     const handler = this.server.handler('apiregistration.k8s.io', 'apiservices');
     const existing = (await handler.list(undefined, {})).items;
     const byName = new Map(existing.map((o) => [o.metadata.name as string, o]));
@@ -43,6 +48,7 @@ export class AutoRegistration {
       wanted.add(name);
       await this.ensure(byName.get(name), d).catch((err: Error) => this.logger.warn(`APIService ${name}: ${err.message}`));
     }
+    if (!complete) return;
     for (const o of existing) {
       const managed = o.metadata.labels?.[AUTOMANAGED_LABEL];
       if (!managed || wanted.has(o.metadata.name as string)) continue;

@@ -13,6 +13,7 @@ import { AutoRegistration, type DesiredGroupVersion } from './autoregistration.c
 import { AvailabilityController } from './availability.controller';
 
 const REFRESH_INTERVAL_MS = 60_000;
+const REGISTRATION_TTL_MS = 15_000;
 /** Groups of the built-in backends; every other group a backend serves comes from a CRD. */
 const BUILT_IN_SERVICES = new Set(['core-api']);
 
@@ -124,7 +125,10 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     const all = new Map<string, BackendTarget>([...this.targets, ...[...this.remote].map(([n, r]) => [n, r.target] as const)]);
     await this.discovery.refresh(all, new Map([...this.remote].map(([n, r]) => [n, r.groupVersion])));
     const apiServices = (await this.local.handler('apiregistration.k8s.io', 'apiservices').list(undefined, { resourceVersion: '0' })).items;
-    this.discovery.setDeclared(apiServices.map((a) => ({ group: String((a.spec as { group?: string }).group ?? ''), version: String((a.spec as { version: string }).version) })));
+    // Remote APIServices stay listed while unavailable (kube does, namespace deletion relies on it); local ones
+    // are listed exactly while their backend serves them.
+    const remoteSpecs = apiServices.map((a) => a.spec as { group?: string; version: string; service?: unknown }).filter((spec) => spec.service);
+    this.discovery.setDeclared(remoteSpecs.map((spec) => ({ group: spec.group ?? '', version: spec.version })));
     const owners = new Map<string, string>();
     const desired: DesiredGroupVersion[] = [];
     for (const [key, o] of this.discovery.groupVersions) {
@@ -141,26 +145,36 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.frontDoor.routesSynced = true;
     // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
     this.refreshOpenApi(all);
-    this.syncAPIServices(desired);
+    this.syncAPIServices(desired, this.discovery.complete && this.configuredOrAnnouncedLongEnough());
+  }
+
+  private readonly startedAt = Date.now();
+
+  /**
+   * Static backends are known at once; backends learnt only from NATS are complete once every announcer had a
+   * heartbeat interval to be heard (one registration TTL after start).
+   */
+  private configuredOrAnnouncedLongEnough(): boolean {
+    return this.configured.size > 0 || Date.now() - this.startedAt > REGISTRATION_TTL_MS;
   }
 
   private autoregistrationRun?: Promise<void>;
-  private autoregistrationNext?: DesiredGroupVersion[];
+  private autoregistrationNext?: { desired: DesiredGroupVersion[]; complete: boolean };
 
   /** APIService writes go to etcd off the refresh path (one at a time, latest desired set queued). */
-  private syncAPIServices(desired: DesiredGroupVersion[]): void {
+  private syncAPIServices(desired: DesiredGroupVersion[], complete: boolean): void {
     if (this.autoregistrationRun) {
-      this.autoregistrationNext = desired;
+      this.autoregistrationNext = { desired, complete };
       return;
     }
     this.autoregistrationRun = this.autoregistration
-      .sync(desired)
+      .sync(desired, complete)
       .catch((err: Error) => this.logger.warn(`autoregistration failed: ${err.message}`))
       .finally(() => {
         this.autoregistrationRun = undefined;
         const next = this.autoregistrationNext;
         this.autoregistrationNext = undefined;
-        if (next) this.syncAPIServices(next);
+        if (next) this.syncAPIServices(next.desired, next.complete);
       });
   }
 

@@ -87,6 +87,11 @@ export class DiscoveryMerger {
     }
   }
 
+  /** True when at least one backend is known and every backend's last fetch succeeded. */
+  get complete(): boolean {
+    return this.backends.size > 0 && [...this.backends.values()].every((b) => !b.stale);
+  }
+
   /** Which backend serves each group/version ("<group>/<version>"), first owner wins. */
   get groupVersions(): ReadonlyMap<string, GroupVersionOwner> {
     return this.owners;

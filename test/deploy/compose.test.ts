@@ -1,0 +1,240 @@
+/**
+ * docker-compose.yml, the Dockerfile and .dockerignore against what the apps read. No Docker engine runs here:
+ * `docker-compose config` (Debian package docker-compose) validates and normalizes the file, the rest is
+ * compared with the sources (environment names, ports, PKI file names, entry points).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { pkiPaths } from '@kube/pki';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { read, ROOT, sourceEnvNames } from './deploy.helpers';
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[];
+  user?: string;
+  environment?: Record<string, string>;
+  ports?: Array<string | { target: number; published: number }>;
+  volumes?: Array<string | { type: string; source: string; target: string }>;
+  healthcheck?: { test: string[]; interval?: string; timeout?: string; retries?: number; start_period?: string };
+  depends_on?: Record<string, { condition: string }>;
+}
+interface Compose {
+  services: Record<string, ComposeService>;
+  volumes?: Record<string, unknown>;
+}
+
+const API_SERVICES = ['core-api', 'extensions', 'aggregator', 'sample-apiserver'] as const;
+const INFRA = ['etcd', 'nats'] as const;
+
+const hasDockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
+
+/** `docker-compose config` output: interpolated, anchors and merges resolved, short syntax normalized. */
+function composeConfig(): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { cwd: ROOT, encoding: 'utf8', timeout: 15_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The file itself, parsed with YAML merge keys (<<) resolved: for checks that need no docker-compose. */
+const raw = (): Compose => parse(read('docker-compose.yml'), { merge: true }) as Compose;
+
+function env(s: ComposeService): Record<string, string> {
+  return Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));
+}
+
+function volumeTargets(s: ComposeService): Map<string, string> {
+  return new Map(
+    (s.volumes ?? []).map((v) => {
+      if (typeof v !== 'string') return [v.target, v.source];
+      const [source, target] = v.split(':');
+      return [target, source];
+    }),
+  );
+}
+
+describe('docker-compose.yml', () => {
+  if (!hasDockerCompose) {
+    it.skip('docker-compose config — skipped: the docker-compose binary is missing (apt-get install docker-compose)', () => undefined);
+  } else {
+    it('is valid for `docker-compose config`', () => {
+      const r = composeConfig();
+      expect(r.stderr).not.toMatch(/error|invalid|unsupported/i);
+      expect(r.code).toBe(0);
+      const normalized = parse(r.stdout) as Compose;
+      expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, 'pki'].sort());
+    });
+  }
+
+  let compose: Compose;
+  beforeAll(() => {
+    compose = raw();
+  });
+
+  it('gives every long-running service an exec-form healthcheck with a start period', () => {
+    for (const name of [...INFRA, ...API_SERVICES]) {
+      const hc = compose.services[name].healthcheck;
+      expect(hc, `${name} healthcheck`).toBeDefined();
+      expect(hc?.test[0], `${name}: exec form`).toBe('CMD');
+      expect(hc?.interval, name).toBeTruthy();
+      expect(hc?.start_period, name).toBeTruthy();
+    }
+    expect(compose.services.etcd.healthcheck?.test).toEqual(expect.arrayContaining(['etcdctl', 'endpoint', 'health']));
+    expect(compose.services.nats.healthcheck?.test.join(' ')).toMatch(/http:\/\/127\.0\.0\.1:8222\/healthz$/);
+  });
+
+  it('runs etcd with auto-compaction and NATS with JetStream and monitoring on 8222', () => {
+    const etcd = compose.services.etcd.command?.join(' ') ?? '';
+    expect(etcd).toMatch(/--auto-compaction-mode=\w+/);
+    expect(etcd).toMatch(/--auto-compaction-retention=\S+/);
+    const nats = compose.services.nats.command ?? [];
+    expect(nats).toContain('-js');
+    expect(nats.join(' ')).toMatch(/-m 8222\b/);
+  });
+
+  it('probes every API service on its own /readyz over HTTPS with the admin client certificate', () => {
+    for (const name of API_SERVICES) {
+      const s = compose.services[name];
+      const test = s.healthcheck?.test ?? [];
+      expect(test.slice(1, 3), name).toEqual(['node', 'dist/scripts/healthcheck.js']);
+      expect(test, name).toEqual(expect.arrayContaining(['--cert=/pki/admin.crt', '--key=/pki/admin.key']));
+      expect(test.at(-1), name).toBe(`https://127.0.0.1:${env(s).KUBE_SECURE_PORT}/readyz`);
+    }
+  });
+
+  it('starts each service only when what it needs is healthy (or, for pki, completed)', () => {
+    for (const [name, s] of Object.entries(compose.services)) {
+      for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
+        expect(compose.services[dep], `${name} depends on unknown ${dep}`).toBeDefined();
+        expect(condition, `${name} → ${dep}`).toBe(dep === 'pki' ? 'service_completed_successfully' : 'service_healthy');
+        if (condition === 'service_healthy') expect(compose.services[dep].healthcheck, `${dep} has a healthcheck`).toBeDefined();
+      }
+    }
+    for (const name of API_SERVICES) {
+      expect(Object.keys(compose.services[name].depends_on ?? {}), name).toEqual(expect.arrayContaining(['etcd', 'nats', 'pki']));
+    }
+    expect(Object.keys(compose.services.aggregator.depends_on ?? {})).toEqual(expect.arrayContaining(['core-api', 'extensions']));
+    // It registers its APIService through the aggregator.
+    expect(Object.keys(compose.services['sample-apiserver'].depends_on ?? {})).toContain('aggregator');
+  });
+
+  it('sets only environment variables the apps read', () => {
+    const known = sourceEnvNames();
+    for (const name of API_SERVICES) {
+      for (const key of Object.keys(env(compose.services[name]))) expect(known.has(key), `${name}: ${key} is read nowhere in apps/, libs/, scripts/`).toBe(true);
+    }
+  });
+
+  it('gives each API service the settings it cannot start without', () => {
+    for (const name of API_SERVICES) {
+      const e = env(compose.services[name]);
+      for (const key of ['KUBE_ETCD_ENDPOINTS', 'KUBE_NATS_URL', 'KUBE_SECURE_PORT', 'KUBE_TLS_CERT_FILE', 'KUBE_TLS_PRIVATE_KEY_FILE']) {
+        expect(e[key], `${name}: ${key}`).toBeTruthy();
+      }
+      // Inside a container, loopback would be unreachable for the other services.
+      expect(e.KUBE_BIND_ADDRESS, name).toBe('0.0.0.0');
+      expect(e.KUBE_ETCD_ENDPOINTS, name).toBe('http://etcd:2379');
+      expect(e.KUBE_NATS_URL, name).toBe('nats://nats:4222');
+    }
+    const agg = env(compose.services.aggregator);
+    expect(agg.KUBE_PROXY_CLIENT_CERT_FILE && agg.KUBE_PROXY_CLIENT_KEY_FILE).toBeTruthy();
+  });
+
+  it('uses the ports of `npm start` and points every URL at the right service and port', () => {
+    const ports = Object.fromEntries(API_SERVICES.map((n) => [n, env(compose.services[n]).KUBE_SECURE_PORT]));
+    // scripts/start.ts API_SERVICES: { name: 'core-api', …, defaultPort: 6444 }; a service npm start does not
+    // run keeps the default port of its main.ts (`defaultPort: 6446` / `DEFAULT_PORT = 6446`).
+    const started = new Map([...read('scripts/start.ts').matchAll(/name: '([\w-]+)',[^}]*defaultPort: (\d+)/g)].map((m) => [m[1], m[2]]));
+    expect(started.size).toBeGreaterThanOrEqual(3);
+    for (const name of API_SERVICES) {
+      const expected = started.get(name) ?? /(?:defaultPort:|DEFAULT_PORT =)\s*(\d+)/.exec(read(`apps/${name}/src/main.ts`))?.[1];
+      expect(ports[name], name).toBe(expected);
+    }
+
+    const backends = env(compose.services.aggregator).KUBE_AGGREGATOR_BACKENDS.split(',').map((entry) => entry.split('='));
+    expect(backends.map(([name]) => name).sort()).toEqual(['core-api', 'extensions']);
+    for (const [name, url] of backends) expect(url).toBe(`https://${name}:${ports[name]}`);
+    expect(env(compose.services['sample-apiserver']).KUBE_REGISTER_URL).toBe(`https://aggregator:${ports.aggregator}`);
+  });
+
+  it('publishes only the aggregator, on its secure port, and the kubeconfig names that port', () => {
+    for (const [name, s] of Object.entries(compose.services)) if (name !== 'aggregator') expect(s.ports, name).toBeUndefined();
+    const published = compose.services.aggregator.ports ?? [];
+    expect(published).toHaveLength(1);
+    const [hostIp, hostPort, containerPort] = String(published[0]).split(':');
+    expect(hostIp).toBe('127.0.0.1');
+    expect(hostPort).toBe('6443');
+    expect(containerPort).toBe(env(compose.services.aggregator).KUBE_SECURE_PORT);
+    expect(compose.services.pki.command).toContain(`--server=https://127.0.0.1:${hostPort}`);
+  });
+
+  it('mounts the PKI volume wherever a /pki file is named, and names only files ensurePki creates', () => {
+    const files = new Set(Object.values(pkiPaths('/pki')).filter((p) => p !== '/pki').map((p) => basename(p)));
+    for (const [name, s] of Object.entries(compose.services)) {
+      const text = JSON.stringify([s.environment, s.healthcheck, name === 'pki' ? [] : s.command]);
+      const named = [...text.matchAll(/\/pki\/([\w.-]+)/g)].map((m) => m[1]);
+      if (named.length) expect(volumeTargets(s).get('/pki'), `${name} mounts pki`).toBe('pki');
+      for (const file of named) expect(files.has(file), `${name}: /pki/${file} is not a file ensurePki writes`).toBe(true);
+    }
+    // The one-shot writes them, read-write; the API services read them.
+    expect(compose.services.pki.volumes).toContain('pki:/pki');
+    for (const name of API_SERVICES) expect(compose.services[name].volumes).toContain('pki:/pki:ro');
+    // The kubeconfig lands in a host folder.
+    expect(volumeTargets(compose.services.pki).get('/out')).toBe('./.local/compose');
+    expect(compose.services.pki.command).toContain('--kubeconfig=/out/kubeconfig');
+    // Every named volume used is declared.
+    const declared = new Set(Object.keys(compose.volumes ?? {}));
+    for (const s of Object.values(compose.services)) {
+      for (const source of volumeTargets(s).values()) if (!source.startsWith('.') && !source.startsWith('/')) expect(declared.has(source), source).toBe(true);
+    }
+  });
+
+  it('puts every name the containers use to reach each other into the serving certificate', () => {
+    const sans = (compose.services.pki.command ?? []).filter((a) => a.startsWith('--san=')).map((a) => a.slice('--san='.length));
+    const urls = API_SERVICES.flatMap((n) => Object.values(env(compose.services[n]))).join(',');
+    for (const m of urls.matchAll(/https:\/\/([\w.-]+):\d+/g)) expect(sans, `${m[1]} in the SANs`).toContain(m[1]);
+    // The aggregator verifies an APIService's server as <service>.<namespace>.svc (the sample's is default/wardle-server).
+    expect(sans).toContain('wardle-server.default.svc');
+  });
+
+  it('runs entry points that exist, from one image', () => {
+    const images = new Set(Object.entries(compose.services).filter(([n]) => !(INFRA as readonly string[]).includes(n)).map(([, s]) => s.image));
+    expect(images.size).toBe(1);
+    for (const s of Object.values(compose.services)) {
+      for (const arg of [...(s.command ?? []), ...(s.healthcheck?.test ?? [])].join(' ').matchAll(/dist\/([\w/.-]+)\.js/g)) {
+        expect(existsSync(join(ROOT, `${arg[1]}.ts`)), `${arg[0]} is built from ${arg[1]}.ts`).toBe(true);
+      }
+    }
+  });
+});
+
+describe('Dockerfile and .dockerignore', () => {
+  const dockerfile = read('Dockerfile');
+  const ignored = read('.dockerignore')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+
+  it('builds in one stage and runs from a slim one as a non-root user', () => {
+    const stages = [...dockerfile.matchAll(/^FROM\s+(\S+)(?:\s+AS\s+(\S+))?/gim)];
+    expect(stages.length).toBeGreaterThanOrEqual(2);
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtime).toMatch(/^USER\s+(?!0\b|root\b)\S+/m);
+    expect(runtime).toMatch(/^CMD \["node", "dist\/apps\/[\w-]+\/src\/main\.js"\]/m);
+    expect(runtime).toMatch(/--omit=dev|prod-deps/);
+    expect(dockerfile).toMatch(/npm ci[^\n]*\|\| npm install/);
+    expect(dockerfile).toMatch(/RUN npm run build/);
+  });
+
+  it('copies only paths that exist and that .dockerignore lets through', () => {
+    for (const m of dockerfile.matchAll(/^COPY\s+(?!--from)(?:--\S+\s+)*(.+)\s+\S+$/gm)) {
+      for (const src of m[1].trim().split(/\s+/)) {
+        expect(existsSync(join(ROOT, src)), `COPY ${src}`).toBe(true);
+        expect(ignored.includes(src), `${src} is in .dockerignore`).toBe(false);
+      }
+    }
+    for (const path of ['node_modules', 'dist', '.local', '.git']) expect(ignored).toContain(path);
+  });
+});

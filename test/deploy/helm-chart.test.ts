@@ -1,0 +1,222 @@
+/**
+ * deploy/helm/kube-ts without a helm binary: values (default and test/deploy/values-custom.yaml) against
+ * values.schema.json with ajv, every template plausible YAML once its Go-template parts are stripped (see
+ * stripTemplate in deploy.helpers.ts), probes, labels, per-component resources, environment names and the
+ * sample-apiserver's APIService against the sources. Where a `helm` binary is on PATH, `helm lint` and
+ * `helm template` run too.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import Ajv from 'ajv';
+import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
+
+const chartFile = (path: string): string => readFileSync(join(CHART, path), 'utf8');
+const templates = walk(relative(ROOT, join(CHART, 'templates')), (name) => name.endsWith('.yaml'));
+const helpers = chartFile('templates/_helpers.tpl');
+
+const API_COMPONENTS = ['aggregator', 'core-api', 'extensions', 'sample-apiserver'] as const;
+const INFRA_COMPONENTS = ['etcd', 'nats'] as const;
+const RECOMMENDED_LABELS = [
+  'helm.sh/chart',
+  'app.kubernetes.io/name',
+  'app.kubernetes.io/instance',
+  'app.kubernetes.io/component',
+  'app.kubernetes.io/part-of',
+  'app.kubernetes.io/version',
+  'app.kubernetes.io/managed-by',
+];
+
+const defaults = parse(chartFile('values.yaml')) as Record<string, unknown>;
+const custom = parse(read('test/deploy/values-custom.yaml')) as Record<string, unknown>;
+
+function validator(): (values: unknown) => string[] {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(JSON.parse(chartFile('values.schema.json')));
+  return (values) => (validate(values) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`));
+}
+
+describe('values.schema.json', () => {
+  const validate = validator();
+
+  it('accepts the default values', () => {
+    expect(validate(defaults)).toEqual([]);
+  });
+
+  it('accepts test/deploy/values-custom.yaml merged onto the defaults, as helm does', () => {
+    expect(validate(coalesceValues(defaults, custom))).toEqual([]);
+  });
+
+  it('rejects what cannot work', () => {
+    const bad = (override: unknown): string[] => validate(coalesceValues(defaults, override));
+    expect(bad({ aggregator: { replicas: 1 } }).join()).toMatch(/replicas/);
+    expect(bad({ etcd: { mode: 'external' } }).join()).toMatch(/endpoints/);
+    expect(bad({ etcd: { mode: 'external', external: { endpoints: ['https://etcd:2379'] } } }).join()).toMatch(/pattern/);
+    expect(bad({ nats: { mode: 'external', external: { url: '' } } }).join()).toMatch(/pattern/);
+    expect(bad({ sampleApiserver: { registration: 'host' } }).join()).toMatch(/hostRequestheaderClientCA/);
+    expect(bad({ pki: { mode: 'vault' } }).join()).toMatch(/allowed values/);
+    expect(bad({ etcd: { bundled: { replicas: 2 } } }).join()).toMatch(/allowed values/);
+    expect(bad({ coreApi: { replicass: 3 } }).join()).toMatch(/additional properties/);
+  });
+});
+
+describe('chart metadata and values', () => {
+  it('is a v2 application chart with versions', () => {
+    const chart = parse(chartFile('Chart.yaml')) as Record<string, string>;
+    expect(chart.apiVersion).toBe('v2');
+    expect(chart.name).toBe('kube-ts');
+    expect(chart.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(chart.appVersion).toBeTruthy();
+  });
+
+  it('runs the front door with at least two replicas and every component with resources', () => {
+    const v = defaults as Record<string, { replicas: number; resources: { requests: unknown } }>;
+    expect(v.aggregator.replicas).toBeGreaterThanOrEqual(2);
+    for (const key of ['aggregator', 'coreApi', 'extensions', 'sampleApiserver']) expect(v[key].resources.requests, key).toBeTruthy();
+  });
+});
+
+describe('templates', () => {
+  it.each(templates.map((t) => [relative(join(CHART, 'templates'), join(ROOT, t))]))('%s is plausible YAML once stripped', (file) => {
+    const { errors, documents } = parseStripped(chartFile(`templates/${file}`));
+    expect(errors).toEqual([]);
+    for (const doc of documents) {
+      expect(doc.apiVersion, file).toBeTruthy();
+      expect(doc.kind, file).toBeTruthy();
+      expect((doc.metadata as Record<string, unknown>)?.name, file).toBeTruthy();
+    }
+  });
+
+  it('_helpers.tpl: every define body is plausible YAML once stripped', () => {
+    const defines = helmDefines(helpers);
+    expect(defines.size).toBeGreaterThan(10);
+    for (const [name, body] of defines) expect(parseStripped(body).errors, name).toEqual([]);
+    // The helpers that render whole resources.
+    for (const name of ['kube-ts.pki.secret', 'kube-ts.pki.servingCertificate']) {
+      const { documents } = parseStripped(defines.get(name) ?? '');
+      expect(documents[0]?.kind, name).toBeTruthy();
+    }
+  });
+
+  it('labels every resource with the recommended labels and helm.sh/chart', () => {
+    const labels = helmDefines(helpers).get('kube-ts.labels') ?? '';
+    const selector = helmDefines(helpers).get('kube-ts.selectorLabels') ?? '';
+    for (const label of RECOMMENDED_LABELS) expect(`${labels}${selector}`, label).toContain(`${label}:`);
+    expect(labels).toContain('include "kube-ts.selectorLabels"');
+    for (const file of templates) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const usesResourceHelper = /include "kube-ts\.pki\.(secret|servingCertificate)"/.test(text);
+      const kinds = [...text.matchAll(/^kind: (\w+)/gm)].length;
+      if (!kinds && !usesResourceHelper) continue;
+      if (usesResourceHelper) continue; // those helpers carry the labels themselves (checked below)
+      expect([...text.matchAll(/^ {2}labels:\n {4}\{\{- include "kube-ts\.labels"/gm)].length, file).toBe(kinds);
+    }
+    for (const name of ['kube-ts.pki.secret', 'kube-ts.pki.servingCertificate']) {
+      expect(helmDefines(helpers).get(name), name).toMatch(/labels:\n {4}\{\{- include "kube-ts\.labels"/);
+    }
+  });
+
+  it('gives every component a folder with its workload, Service, ServiceAccount and PodDisruptionBudget', () => {
+    for (const c of [...API_COMPONENTS, ...INFRA_COMPONENTS]) {
+      const workload = (INFRA_COMPONENTS as readonly string[]).includes(c) ? 'statefulset.yaml' : 'deployment.yaml';
+      for (const f of [workload, 'service.yaml', 'serviceaccount.yaml', 'pdb.yaml']) expect(existsSync(join(CHART, 'templates', c, f)), `${c}/${f}`).toBe(true);
+    }
+    for (const c of API_COMPONENTS) for (const f of ['hpa.yaml', 'servicemonitor.yaml']) expect(existsSync(join(CHART, 'templates', c, f)), `${c}/${f}`).toBe(true);
+  });
+
+  it('probes every API server on /livez (startup, liveness) and /readyz (readiness) over HTTPS', () => {
+    const probe = (kind: string, path: string): RegExp =>
+      new RegExp(`${kind}:\\n\\s+exec:\\n\\s+command:\\n\\s+\\{\\{- include "kube-ts\\.healthcheck" \\(dict "port" \\$v\\.port "path" "${path}"\\)`);
+    for (const c of API_COMPONENTS) {
+      const text = chartFile(`templates/${c}/deployment.yaml`);
+      expect(text, c).toMatch(probe('startupProbe', '/livez'));
+      expect(text, c).toMatch(probe('livenessProbe', '/livez'));
+      expect(text, c).toMatch(probe('readinessProbe', '/readyz'));
+      expect(text, c).toMatch(/containerPort: \{\{ \$v\.port \}\}/);
+      expect(text, c).toMatch(/resources:\n\s+\{\{- toYaml \$v\.resources/);
+    }
+    // The probe: the healthcheck script, HTTPS to the container's own port, with the pod's certificate.
+    const healthcheck = helmDefines(helpers).get('kube-ts.healthcheck') ?? '';
+    expect(healthcheck).toContain('dist/scripts/healthcheck.js');
+    expect(healthcheck).toContain('printf "https://127.0.0.1:%d%s"');
+    expect(existsSync(join(ROOT, 'scripts/healthcheck.ts'))).toBe(true);
+    // etcd and NATS: HTTP health endpoints of their own.
+    for (const c of INFRA_COMPONENTS) {
+      const { documents } = parseStripped(chartFile(`templates/${c}/statefulset.yaml`));
+      const container = (documents[0] as { spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string } }>> } } } }).spec.template.spec
+        .containers[0];
+      for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(container[p]?.httpGet?.path, `${c} ${p}`).toMatch(/^\/health/);
+    }
+  });
+
+  it('runs each API server with its own entry point and only environment variables the apps read', () => {
+    const known = sourceEnvNames();
+    const texts = [...API_COMPONENTS.map((c) => chartFile(`templates/${c}/deployment.yaml`)), helpers];
+    for (const text of texts) {
+      for (const m of text.matchAll(/- name: (KUBE_[A-Z0-9_]+)/g)) expect(known.has(m[1]), `${m[1]} is read nowhere in apps/, libs/, scripts/`).toBe(true);
+    }
+    for (const c of API_COMPONENTS) {
+      expect(chartFile(`templates/${c}/deployment.yaml`)).toContain(`command: ["node", "dist/apps/${c}/src/main.js"]`);
+      expect(existsSync(join(ROOT, `apps/${c}/src/main.ts`)), c).toBe(true);
+    }
+    const aggregator = chartFile('templates/aggregator/deployment.yaml');
+    for (const key of ['KUBE_AGGREGATOR_BACKENDS', 'KUBE_PROXY_CLIENT_CERT_FILE', 'KUBE_PROXY_CLIENT_KEY_FILE', 'KUBE_BACKEND_CA_FILE']) expect(aggregator).toContain(`- name: ${key}`);
+    for (const key of ['KUBE_TLS_CERT_FILE', 'KUBE_TLS_PRIVATE_KEY_FILE', 'KUBE_ETCD_ENDPOINTS', 'KUBE_SECURE_PORT']) expect(helpers).toContain(`- name: ${key}`);
+  });
+
+  it('registers the sample-apiserver as the app does, with the RBAC of an aggregated server', async () => {
+    const { WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
+    const apiService = parseStripped(chartFile('templates/sample-apiserver/apiservice.yaml')).documents[0] as {
+      kind: string;
+      metadata: { name: string };
+      spec: Record<string, unknown>;
+    };
+    expect(apiService.kind).toBe('APIService');
+    expect(apiService.metadata.name).toBe(`${WARDLE_API_SERVICE.version}.${WARDLE_API_SERVICE.group}`);
+    expect(apiService.spec).toMatchObject({
+      group: WARDLE_API_SERVICE.group,
+      version: WARDLE_API_SERVICE.version,
+      groupPriorityMinimum: WARDLE_API_SERVICE.groupPriorityMinimum,
+      versionPriority: WARDLE_API_SERVICE.versionPriority,
+    });
+    // The aggregator verifies the server as <service>.<namespace>.svc of the APIService it registers itself.
+    expect(helmDefines(helpers).get('kube-ts.sans')).toContain(`"${WARDLE_API_SERVICE.serviceName}.${WARDLE_API_SERVICE.serviceNamespace}.svc"`);
+
+    const roleBinding = parseStripped(chartFile('templates/sample-apiserver/rolebinding-auth-reader.yaml')).documents[0] as Record<string, any>;
+    expect(roleBinding).toMatchObject({ kind: 'RoleBinding', metadata: { namespace: 'kube-system' }, roleRef: { kind: 'Role', name: 'extension-apiserver-authentication-reader' } });
+    const delegator = parseStripped(chartFile('templates/sample-apiserver/clusterrolebinding-auth-delegator.yaml')).documents[0] as Record<string, any>;
+    expect(delegator).toMatchObject({ kind: 'ClusterRoleBinding', roleRef: { kind: 'ClusterRole', name: 'system:auth-delegator' } });
+  });
+
+  it('offers certificates from cert-manager or generated by the chart and kept across upgrades', () => {
+    const generated = helmDefines(helpers).get('kube-ts.pki.generated') ?? '';
+    for (const fn of ['lookup "v1" "Secret"', 'buildCustomCert', 'genCA', 'genSignedCert']) expect(generated, fn).toContain(fn);
+    const kinds = templates.flatMap((t) => [...readFileSync(join(ROOT, t), 'utf8').matchAll(/^kind: (\w+)/gm)].map((m) => m[1]));
+    expect(kinds).toEqual(expect.arrayContaining(['Certificate', 'Issuer', 'Secret']));
+  });
+});
+
+const helm = process.env.HELM ?? 'helm';
+const hasHelm = spawnSync(helm, ['version', '--short'], { encoding: 'utf8' }).status === 0;
+
+describe('helm lint and helm template', () => {
+  if (!hasHelm) {
+    it.skip('skipped: no helm binary on PATH (set HELM=/path/to/helm to run it); the checks above need none', () => undefined);
+    return;
+  }
+  it.each([['default values', []], ['values-custom.yaml', ['-f', join(ROOT, 'test/deploy/values-custom.yaml')]]] as const)(
+    'lints and renders with %s',
+    (_name, args) => {
+      const lint = spawnSync(helm, ['lint', CHART, ...args], { encoding: 'utf8' });
+      expect(lint.status, lint.stdout + lint.stderr).toBe(0);
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as { kind?: string; metadata?: { labels?: Record<string, string> } } | null);
+      for (const doc of docs.filter((d): d is NonNullable<typeof d> => d !== null)) {
+        for (const label of RECOMMENDED_LABELS) expect(doc.metadata?.labels?.[label], `${doc.kind} ${label}`).toBeTruthy();
+      }
+    },
+  );
+});

@@ -1,0 +1,111 @@
+/**
+ * The two scripts the containers run besides the apps: dist/scripts/generate-pki.js (compose's one-shot `pki`
+ * service) and dist/scripts/healthcheck.js (every API container's probe). They run compiled, as in the image.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { X509Certificate } from 'node:crypto';
+import type { TLSSocket } from 'node:tls';
+import { tempDir } from '@kube/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from './deploy.helpers';
+
+const GENERATE_PKI = join(ROOT, 'dist/scripts/generate-pki.js');
+const HEALTHCHECK = join(ROOT, 'dist/scripts/healthcheck.js');
+
+function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does it first)`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('generate-pki', () => {
+  const dir = tempDir('generate-pki');
+  const pki = join(dir, 'pki');
+  const kubeconfig = join(dir, 'out', 'kubeconfig');
+
+  it('creates the PKI with extra SANs and an admin kubeconfig, and keeps both on a second run', async () => {
+    const args = [pki, '--san=aggregator', '--san=wardle-server.default.svc', `--kubeconfig=${kubeconfig}`, '--server=https://127.0.0.1:6443'];
+    const first = await run(GENERATE_PKI, args);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const serving = new X509Certificate(await readFile(join(pki, 'apiserver.crt')));
+    expect(serving.checkHost('aggregator')).toBe('aggregator');
+    expect(serving.checkHost('wardle-server.default.svc')).toBe('wardle-server.default.svc');
+    const config = parse(await readFile(kubeconfig, 'utf8'));
+    expect(config.clusters[0].cluster.server).toBe('https://127.0.0.1:6443');
+    expect((await stat(kubeconfig)).mode & 0o777).toBe(0o600);
+
+    const ca = await readFile(join(pki, 'ca.crt'), 'utf8');
+    const second = await run(GENERATE_PKI, args);
+    expect(second.code).toBe(0);
+    expect(await readFile(join(pki, 'ca.crt'), 'utf8')).toBe(ca);
+    expect(new X509Certificate(await readFile(join(pki, 'apiserver.crt'))).fingerprint256).toBe(serving.fingerprint256);
+  });
+
+  it('refuses incomplete arguments', async () => {
+    expect((await run(GENERATE_PKI, [])).code).toBe(1);
+    const r = await run(GENERATE_PKI, [pki, `--kubeconfig=${kubeconfig}`]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/--kubeconfig needs --server/);
+  });
+});
+
+describe('healthcheck', () => {
+  const dir = tempDir('healthcheck');
+  const pki = join(dir, 'pki');
+  let server: Server;
+  let base: string;
+  let readyStatus = 200;
+
+  beforeAll(async () => {
+    expect((await run(GENERATE_PKI, [pki])).code).toBe(0);
+    const file = (name: string): Promise<string> => readFile(join(pki, name), 'utf8');
+    // Like our API servers: client certificates of the cluster CA, anything else 401.
+    server = createServer({ cert: await file('apiserver.crt'), key: await file('apiserver.key'), ca: await file('ca.crt'), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const socket = req.socket as TLSSocket;
+      if (!socket.authorized) return void res.writeHead(401).end('Unauthorized');
+      if (req.url === '/readyz') return void res.writeHead(readyStatus).end(readyStatus === 200 ? 'ok' : '[-]etcd failed: reason withheld\nreadyz check failed');
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const tls = (): string[] => [`--ca=${join(pki, 'ca.crt')}`, `--cert=${join(pki, 'admin.crt')}`, `--key=${join(pki, 'admin.key')}`];
+
+  it('exits 0 when /readyz answers 200 to the client certificate', async () => {
+    readyStatus = 200;
+    const r = await run(HEALTHCHECK, [...tls(), `${base}/readyz`]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('exits 1 with the failed checks when not ready, without a certificate, or with nothing listening', async () => {
+    readyStatus = 500;
+    const notReady = await run(HEALTHCHECK, [...tls(), `${base}/readyz`]);
+    expect(notReady.code).toBe(1);
+    expect(notReady.stderr).toMatch(/500\n\[-\]etcd failed/);
+
+    readyStatus = 200;
+    const anonymous = await run(HEALTHCHECK, [`--ca=${join(pki, 'ca.crt')}`, `${base}/readyz`]);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toMatch(/401/);
+
+    const closed = await run(HEALTHCHECK, [...tls(), 'https://127.0.0.1:1/readyz']);
+    expect(closed.code).toBe(1);
+    expect(closed.stderr).toMatch(/ECONNREFUSED/);
+  });
+});
