@@ -121,7 +121,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
           this.routes.setRemote(gv, undefined);
           return;
         }
-        const verdict = await this.check(svc.metadata.name as string, spec);
+        const verdict = await this.guardedCheck(svc.metadata.name as string, spec);
         this.routes.setRemote(gv, verdict.status === 'True' && verdict.target ? { kind: 'proxy', target: verdict.target } : { kind: 'unavailable', message: `service unavailable: ${verdict.message}` });
         if (verdict.target) targets.set(svc.metadata.name as string, { target: verdict.target, groupVersion: gv });
         unavailable.set({ name: svc.metadata.name as string }, verdict.status === 'True' ? 0 : 1);
@@ -133,6 +133,15 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
       this.lastTargets = key;
       this.onTargetsChanged?.(targets);
     }
+  }
+
+  /** kube's 6 s guard around the 5 s discovery check: one stuck check must never stall every other one. */
+  private guardedCheck(name: string, spec: APIServiceSpec): Promise<Verdict> {
+    let timer: NodeJS.Timeout | undefined;
+    const guard = new Promise<Verdict>((resolve) => {
+      timer = setTimeout(() => resolve({ status: 'False', reason: 'FailedDiscoveryCheck', message: `discovery check of ${name} did not finish within ${CHECK_TIMEOUT_MS + 1000} ms` }), CHECK_TIMEOUT_MS + 1000);
+    });
+    return Promise.race([this.check(name, spec), guard]).finally(() => clearTimeout(timer));
   }
 
   private async check(name: string, spec: APIServiceSpec): Promise<Verdict> {

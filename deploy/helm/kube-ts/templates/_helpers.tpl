@@ -262,14 +262,17 @@ imagePullSecrets:
 {{- end }}
 
 {{/*
-Pod annotations: the user's, plus (pki.mode=generate) a checksum of the serving certificate, so pods roll
-when the chart reissues it. The apps read their certificates once at start.
+Pod annotations: the user's, plus (pki.mode=generate) checksums of the certificates the pod mounts, so pods
+roll when the chart reissues one. The apps read their certificates once at start.
 */}}
 {{- define "kube-ts.podAnnotations" -}}
 {{- if eq .root.Values.pki.mode "generate" }}
 {{- include "kube-ts.pki.generated" .root }}
 {{- $leaf := index .root.Values._generatedPki (printf "%s-serving" .component) }}
 checksum/serving-certificate: {{ $leaf.cert | sha256sum }}
+{{- if eq .component "aggregator" }}
+checksum/front-proxy-client: {{ (index .root.Values._generatedPki "front-proxy-client").cert | sha256sum }}
+{{- end }}
 {{- end }}
 {{- with .values.podAnnotations }}
 {{ toYaml . }}
