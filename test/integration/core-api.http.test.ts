@@ -21,6 +21,14 @@ describe('core-api over HTTPS', () => {
     expect(r.json()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Unauthorized', code: 401 });
   });
 
+  it('answers health and version to anonymous callers, as the public-info-viewer role of kube allows', async () => {
+    expect((await api.request('GET', '/readyz', { anonymous: true })).status).toBe(200);
+    expect((await api.request('GET', '/livez?verbose', { anonymous: true })).body).toContain('[+]etcd ok');
+    expect((await api.request('GET', '/version', { anonymous: true })).json<{ gitVersion: string }>().gitVersion).toBe('v1.33.0');
+    expect((await api.request('GET', '/metrics', { anonymous: true })).status).toBe(401);
+    expect((await api.request('GET', '/apis', { anonymous: true })).status).toBe(401);
+  });
+
   it('answers 413 for a body over 3 MiB and stores nothing', async () => {
     const big = cm('too-big', { data: { a: 'x'.repeat(3 * 1024 * 1024) } });
     const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: big });

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
+import { Authenticator, HealthChecks, isPublicPath, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
 import { AuditLog } from './audit.log';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import { impersonate } from './impersonation';
@@ -97,7 +97,11 @@ export class FrontDoor {
 
   private identify(req: IncomingMessage): UserInfo {
     const user = this.authn.authenticate(req);
-    if (!user) throw Errors.unauthorized();
+    if (!user) {
+      // Like kube's system:public-info-viewer: health and version answer anonymous callers.
+      if (isPublicPath((req.url ?? '/').split('?')[0])) return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+      throw Errors.unauthorized();
+    }
     return impersonate(req, user);
   }
 

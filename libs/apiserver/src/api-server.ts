@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
-import { Authenticator, type AuthenticationOptions } from './authentication';
+import { Authenticator, isPublicPath, type AuthenticationOptions } from './authentication';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
@@ -202,8 +202,9 @@ export class GenericApiServer {
     let status = 0;
     try {
       const user = this.authn.authenticate(req);
-      if (!user) throw Errors.unauthorized();
-      if (!info.isResourceRequest) {
+      // Like kube's system:public-info-viewer: health and version answer anonymous callers (probes, load balancers).
+      if (!user && !isPublicPath(path)) throw Errors.unauthorized();
+      if (!info.isResourceRequest || !user) {
         status = await this.serveNonResource(req, res, path, query);
         return;
       }

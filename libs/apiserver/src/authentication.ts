@@ -118,3 +118,10 @@ function rootOf(cert: PeerCertificate): PeerCertificate {
   }
   return c;
 }
+
+const PUBLIC_PATHS = /^\/(healthz|livez|readyz|version)(\/.*)?$/;
+
+/** Paths anonymous callers may read, as kube's system:public-info-viewer allows (probes, load balancers). */
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.test(path);
+}

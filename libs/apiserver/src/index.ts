@@ -2,7 +2,7 @@ export * from './resource.definition';
 export { GenericApiServer, KUBE_VERSION, type ApiServerOptions, type VersionInfo } from './api-server';
 export { RestHandler, PATCH_CONTENT_TYPES, type FieldValidation, type ListQuery, type PatchType, type WriteOptions } from './rest.handler';
 export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.checks';
-export { Authenticator, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
+export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
 export { serverConfigFromEnv, parseTokenFile, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';
 export { nowTimestamp } from './object-meta';
