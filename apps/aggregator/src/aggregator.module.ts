@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
-import { Storage } from '@kube/storage';
+import { hostname } from 'node:os';
+import { LeaderElection, Storage } from '@kube/storage';
 import { apiServicesResource } from './apiservice/apiservices.resource';
 import type { AggregatorConfig } from './aggregator.config';
 import { AGGREGATOR_CONFIG } from './aggregator.tokens';
@@ -26,6 +27,7 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(Storage) private readonly storage: Storage,
     @Inject(BackendAgents) private readonly agents: BackendAgents,
     @Inject(AGGREGATOR_CONFIG) private readonly config: AggregatorConfig,
+    @Inject(LeaderElection) private readonly election: LeaderElection,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -35,6 +37,7 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    await this.election.stop();
     await this.frontDoor.close();
     this.agents.destroy();
   }
@@ -67,6 +70,15 @@ export class AggregatorModule {
           inject: [Storage],
         },
         { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient) },
+        {
+          provide: LeaderElection,
+          useFactory: (storage: Storage) => {
+            const election = new LeaderElection(storage.client, { key: '/registry/leader-election/kube-aggregator', identity: `${hostname()}/${process.pid}/${s.port}` });
+            election.start();
+            return election;
+          },
+          inject: [Storage],
+        },
         RoutingTable,
         {
           provide: DiscoveryMerger,

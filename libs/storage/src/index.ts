@@ -6,3 +6,4 @@ export { EtcdClient, CompactedError } from './etcd.client';
 export { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
 export { encodeContinueToken, decodeContinueToken, type ContinueToken } from './continue-token';
 export { objectKey, collectionKey, resourcePrefix } from './keys';
+export { LeaderElection, type LeaderElectionOptions } from './leader.election';

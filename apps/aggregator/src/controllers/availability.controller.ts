@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { Gauge, Counter, register } from 'prom-client';
 import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { GenericApiServer, nowTimestamp, resolveServiceEndpoint, type RequestContext, type ServiceReference } from '@kube/apiserver';
-import { Storage, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { LeaderElection, Storage, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { backendGet } from '../proxy/backend.get';
 import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
 import { RoutingTable } from '../routing/routing.table';
@@ -60,7 +60,11 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     @Inject(Storage) storage: Storage,
     @Inject(RoutingTable) private readonly routes: RoutingTable,
     @Inject(BackendAgents) private readonly agents: BackendAgents,
+    @Inject(LeaderElection) private readonly election: LeaderElection,
   ) {
+    election.onLeadershipChange((leader) => {
+      if (leader) void this.trigger();
+    });
     this.services = storage.resource({ group: '', resource: 'services' }, 'services');
     this.endpoints = storage.resource({ group: '', resource: 'endpoints' }, 'endpoints');
   }
@@ -166,6 +170,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   }
 
   private async writeStatus(svc: KubeObject, v: Verdict): Promise<void> {
+    if (!this.election.isLeader) return;
     const conditions = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).filter((c) => c.type !== 'Available');
     const old = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).find((c) => c.type === 'Available');
     if (old && old.status === v.status && old.reason === v.reason && old.message === v.message) return;

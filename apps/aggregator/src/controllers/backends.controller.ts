@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
-import { Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { LeaderElection, Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { RegistrationRegistry, type RegistrationSnapshot } from '@kube/registration';
 import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
 import type { AggregatorConfig } from '../aggregator.config';
@@ -43,6 +43,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     @Inject(RoutingTable) private readonly routes: RoutingTable,
     @Inject(AvailabilityController) availability: AvailabilityController,
     @Inject(Storage) private readonly storage: Storage,
+    @Inject(LeaderElection) private readonly election: LeaderElection,
   ) {
     availability.onTargetsChanged = (remote) => {
       this.remote = new Map(remote);
@@ -64,6 +65,9 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
     this.frontDoor.refreshInFlight = () => this.running;
     this.frontDoor.openapiInFlight = () => this.openapiRun;
+    this.election.onLeadershipChange((leader) => {
+      if (leader) void this.refresh();
+    });
     void this.followCustomResourceDefinitions();
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     await this.refresh();
@@ -163,6 +167,8 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
 
   /** APIService writes go to etcd off the refresh path (one at a time, latest desired set queued). */
   private syncAPIServices(desired: DesiredGroupVersion[], complete: boolean): void {
+    // Only the elected replica writes APIServices; the others serve what it wrote.
+    if (!this.election.isLeader) return;
     if (this.autoregistrationRun) {
       this.autoregistrationNext = { desired, complete };
       return;
