@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
@@ -11,6 +13,28 @@ const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<
   }
   return false;
 };
+
+/** Sends an upgrade request through the front door, then `payload`; resolves with what came back after the 101. */
+async function upgradeEcho(stack: StackHarness, path: string, payload: string): Promise<string> {
+  const socket = tlsConnect({ host: '127.0.0.1', port: stack.port, ca: readFileSync(stack.pki.caCert), cert: readFileSync(stack.pki.adminCert), key: readFileSync(stack.pki.adminKey) });
+  await new Promise<void>((resolve, reject) => socket.once('secureConnect', () => resolve()).once('error', reject));
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n`);
+  let received = '';
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no echo: ${received}`))), 5000);
+    socket.on('data', (d: Buffer) => {
+      received += d.toString();
+      const head = received.indexOf('\r\n\r\n');
+      if (head >= 0 && !received.startsWith('HTTP/1.1 101')) return (clearTimeout(timer), socket.destroy(), reject(new Error(received)));
+      if (head >= 0 && received.length === head + 4) socket.write(payload);
+      if (head >= 0 && received.length >= head + 4 + payload.length) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(received.slice(head + 4));
+      }
+    });
+  });
+}
 
 describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
   let stack: StackHarness;
@@ -75,6 +99,10 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
     expect(item.user).toBe('kubernetes-admin');
     expect(item.groups).toContain('system:masters');
     expect(item.authorization).toBeNull();
+
+    expect(await upgradeEcho(stack, '/apis/wardle.test/v1/namespaces/default/flunders/echo/exec', 'ping')).toBe('ping');
+    expect(wardle.seen.at(-1)?.headers['x-remote-user']).toBe('kubernetes-admin');
+    expect(wardle.seen.at(-1)?.headers.authorization).toBeUndefined();
 
     await wardle.stop();
     expect(await until(async () => /v1\.wardle\.test\s+default\/wardle-server\s+False/.test((await k(['get', 'apiservices', 'v1.wardle.test'])).stdout), 40_000)).toBe(true);

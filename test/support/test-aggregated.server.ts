@@ -65,6 +65,12 @@ export async function startTestAggregatedServer(pki: PkiPaths, port = 0): Promis
         }
         json(404, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotFound', code: 404 });
       });
+      // exec/attach/port-forward style upgrades: answer 101 and echo every byte back.
+      server.on('upgrade', (req, socket) => {
+        seen.push({ path: req.url ?? '', headers: req.headers });
+        socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+        socket.pipe(socket);
+      });
       await new Promise<void>((resolve) => server!.listen(state.port, '127.0.0.1', () => resolve()));
       state.port = (server!.address() as AddressInfo).port;
     },
