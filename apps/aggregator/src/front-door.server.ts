@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Server } from 'node:https';
+import type { Socket } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, isPublicPath, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
+import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
 import { AuditLog } from './audit.log';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import { impersonate } from './impersonation';
@@ -70,29 +70,15 @@ export class FrontDoor {
   }
 
   async listen(): Promise<number> {
-    const server = createServer(
-      { cert: this.options.tls.certPem, key: this.options.tls.keyPem, ca: this.authn.trustedCAs, requestCert: true, rejectUnauthorized: false, keepAliveTimeout: 65_000 },
-      (req, res) => void this.handle(req, res),
-    );
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
     server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.handleUpgrade(req, socket, head));
-    server.requestTimeout = 0;
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.bindAddress, () => resolve());
-    });
-    return (server.address() as AddressInfo).port;
+    return port;
   }
 
   async close(): Promise<void> {
-    const server = this.server;
     this.audit.close();
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2000).unref();
-    });
+    if (this.server) await closeGracefully(this.server);
   }
 
   private identify(req: IncomingMessage): UserInfo {

@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:https';
+import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
 import { Authenticator, isPublicPath, type AuthenticationOptions } from './authentication';
+import { closeGracefully, listenHttps } from './https.listener';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
@@ -155,38 +155,16 @@ export class GenericApiServer {
 
   async listen(): Promise<number> {
     await Promise.all([...this.handlersByResource.values()].map((h) => h.store.start()));
-    const server = createServer(
-      {
-        cert: this.options.tls.certPem,
-        key: this.options.tls.keyPem,
-        ca: this.authn.trustedCAs,
-        requestCert: true,
-        rejectUnauthorized: false,
-        keepAliveTimeout: 65_000,
-      },
-      (req, res) => void this.handle(req, res),
-    );
-    server.headersTimeout = 70_000;
-    server.requestTimeout = 0;
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
     this.server = server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.bindAddress, () => resolve());
-    });
-    return (server.address() as AddressInfo).port;
+    return port;
   }
 
   /** Graceful stop: /readyz fails first, new requests are refused, open watches are closed. */
   async close(): Promise<void> {
     this.shuttingDown = true;
     this.limiter.draining = true;
-    const server = this.server;
-    if (!server) return;
-    await new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeIdleConnections();
-      setTimeout(() => server.closeAllConnections(), 2000).unref();
-    });
+    if (this.server) await closeGracefully(this.server);
   }
 
   // ---- request pipeline ----

@@ -3,19 +3,12 @@ import { CustomResourceSchema } from '@kube/apiextensions';
 import { metaV1Components, serviceStores, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { webhookConverters } from '../conversion/webhook-converters';
-import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../crd/crd.types';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceColumnDefinition } from '../crd/crd.types';
 import { compileJsonPath } from './json-path';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
 
-interface PrinterColumn {
-  name: string;
-  type: string;
-  format?: string;
-  description?: string;
-  priority?: number;
-  jsonPath: string;
-}
+type PrinterColumn = CustomResourceColumnDefinition;
 
 /** kube's CRD table convertor: the first value the JSONPath yields, dates shown as ages. */
 function printerColumn(c: PrinterColumn): TableColumn {
