@@ -59,6 +59,12 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
     }
   });
 
+  it('reports autoregistration completion on /readyz', async () => {
+    const r = await stack.request('GET', '/readyz?verbose');
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('[+]autoregister-completion ok');
+  });
+
   it('answers 401 without credentials', async () => {
     const r = await stack.request('GET', '/api/v1/namespaces', { anonymous: true });
     expect(r.status).toBe(401);

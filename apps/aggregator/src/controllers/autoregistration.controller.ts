@@ -1,7 +1,10 @@
 import { Logger } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { GenericApiServer, RequestContext } from '@kube/apiserver';
+import { apiServiceName } from '../apiservice/apiservice.types';
 import { priorityFor } from '../routing/group.priorities';
+
+export { apiServiceName };
 
 export const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 
@@ -17,10 +20,6 @@ function ctx(): RequestContext {
 }
 
 const WRITE = { dryRun: false, fieldValidation: 'Ignore' as const };
-
-export function apiServiceName(group: string, version: string): string {
-  return `${version}.${group}`;
-}
 
 /**
  * kube's autoregistration controller: every group/version a local backend serves gets a local APIService

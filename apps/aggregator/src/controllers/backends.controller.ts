@@ -9,7 +9,7 @@ import { FrontDoor } from '../front-door.server';
 import { OpenApiMerger } from '../openapi/openapi.merger';
 import type { BackendTarget } from '../proxy/backend.target';
 import { RoutingTable } from '../routing/routing.table';
-import { AutoRegistration, type DesiredGroupVersion } from './autoregistration.controller';
+import { AutoRegistration, apiServiceName, type DesiredGroupVersion } from './autoregistration.controller';
 import { AvailabilityController } from './availability.controller';
 
 const REFRESH_INTERVAL_MS = 60_000;
@@ -69,6 +69,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       if (leader) void this.refresh();
     });
     void this.followCustomResourceDefinitions();
+    this.frontDoor.health.add('autoregister-completion', () => this.checkAutoregistration(), ['readyz', 'healthz']);
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
@@ -150,9 +151,22 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
     this.refreshOpenApi(all);
     this.syncAPIServices(desired, this.discovery.complete && this.configuredOrAnnouncedLongEnough());
+    this.builtInNames = desired.filter((d) => d.managed === 'onstart').map((d) => apiServiceName(d.group, d.version));
   }
 
   private readonly startedAt = Date.now();
+  private builtInNames: string[] = [];
+
+  /** kube's autoregister-completion check: every built-in APIService exists and is Available. */
+  private async checkAutoregistration(): Promise<void> {
+    if (!this.builtInNames.length) throw new Error('backend discovery not complete yet');
+    const items = (await this.local.handler('apiregistration.k8s.io', 'apiservices').list(undefined, { resourceVersion: '0' })).items;
+    const available = new Set(
+      items.filter((o) => ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True')).map((o) => o.metadata.name),
+    );
+    const missing = this.builtInNames.filter((n) => !available.has(n));
+    if (missing.length) throw new Error(`missing APIService: [${missing.join(' ')}]`);
+  }
 
   /**
    * Static backends are known at once; backends learnt only from NATS are complete once every announcer had a
@@ -210,14 +224,21 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   }
 }
 
-/** One target per announced service: its first live endpoint (instances are sorted, so all replicas agree). */
+/** One target per announced service, carrying every live instance of it. */
 function announcedTargets(snapshot: RegistrationSnapshot): Map<string, BackendTarget> {
-  const targets = new Map<string, BackendTarget>();
+  const instances = new Map<string, Map<string, BackendTarget>>();
   for (const gv of snapshot.values()) {
     for (const e of gv.endpoints) {
-      if (targets.has(e.service)) continue;
-      targets.set(e.service, { name: e.service, url: new URL(e.endpoint), caPem: e.caBundle ? Buffer.from(e.caBundle, 'base64').toString('utf8') : undefined });
+      const byEndpoint = instances.get(e.service) ?? new Map<string, BackendTarget>();
+      instances.set(e.service, byEndpoint);
+      if (!byEndpoint.has(e.endpoint)) byEndpoint.set(e.endpoint, { name: e.service, url: new URL(e.endpoint), caPem: e.caBundle ? Buffer.from(e.caBundle, 'base64').toString('utf8') : undefined });
     }
+  }
+  // The first instance (sorted, so every replica agrees) answers discovery; requests rotate over all of them.
+  const targets = new Map<string, BackendTarget>();
+  for (const [service, byEndpoint] of instances) {
+    const all = [...byEndpoint.values()];
+    targets.set(service, { ...all[0], instances: all });
   }
   return targets;
 }

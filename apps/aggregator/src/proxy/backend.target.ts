@@ -10,6 +10,8 @@ export interface BackendTarget {
   insecureSkipTLSVerify?: boolean;
   /** TLS server name to verify, e.g. "<service>.<namespace>.svc". */
   serverName?: string;
+  /** Every live instance of the service (NATS announcements): requests are spread over them. */
+  instances?: BackendTarget[];
 }
 
 /** The aggregator's client certificate for the backends' front-proxy (requestheader) authentication. */

@@ -35,7 +35,17 @@ export class RoutingTable {
     if (remote) return remote;
     const backend = this.backendOf.get(key);
     const target = backend ? this.targets.get(backend) : undefined;
-    return target ? { kind: 'proxy', target } : undefined;
+    return target ? { kind: 'proxy', target: this.pick(target) } : undefined;
+  }
+
+  private next = 0;
+
+  /** Round robin over a service's live instances (each request, watches included, may land on another one). */
+  private pick(target: BackendTarget): BackendTarget {
+    const all = target.instances;
+    if (!all || all.length < 2) return target;
+    this.next = (this.next + 1) % all.length;
+    return all[this.next];
   }
 
   /** Any live target, for requests that are not about a group/version (none today). */

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import type { BackendTarget } from '../proxy/backend.target';
+import { RoutingTable } from './routing.table';
+
+const target = (port: number): BackendTarget => ({ name: 'core-api', url: new URL(`https://127.0.0.1:${port}`) });
+
+describe('RoutingTable', () => {
+  it('routes local, remote and backend group/versions, and spreads requests over live instances', () => {
+    const routes = new RoutingTable();
+    routes.setLocal(['apiregistration.k8s.io/v1']);
+    const a = target(1);
+    const b = target(2);
+    routes.setBackends(new Map([['/v1', 'core-api']]), new Map([['core-api', { ...a, instances: [a, b] }]]));
+    routes.setRemote('wardle.test/v1', { kind: 'unavailable', message: 'down' });
+    expect(routes.lookup('apiregistration.k8s.io', 'v1')).toEqual({ kind: 'local' });
+    expect(routes.lookup('wardle.test', 'v1')).toEqual({ kind: 'unavailable', message: 'down' });
+    expect(routes.lookup('nope.test', 'v1')).toBeUndefined();
+    const ports = Array.from({ length: 4 }, () => {
+      const r = routes.lookup('', 'v1');
+      return r?.kind === 'proxy' ? r.target.url.port : '';
+    });
+    expect(new Set(ports)).toEqual(new Set(['1', '2']));
+  });
+});
