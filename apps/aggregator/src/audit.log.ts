@@ -21,6 +21,10 @@ export class AuditLog {
     else if (path) this.out = createWriteStream(path, { flags: 'a' });
   }
 
+  get enabled(): boolean {
+    return this.out !== undefined;
+  }
+
   write(entry: AuditEntry): void {
     this.out?.write(`${JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', ...entry, timestamp: new Date().toISOString() })}\n`);
   }

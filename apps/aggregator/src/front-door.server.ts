@@ -110,7 +110,9 @@ export class FrontDoor {
     } catch (err) {
       code = fail(res, err);
     } finally {
-      this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: code || res.statusCode, latencyMs: Date.now() - started, sourceIP: req.socket.remoteAddress ?? '' });
+      if (this.audit.enabled) {
+        this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: code || res.statusCode, latencyMs: Date.now() - started, sourceIP: req.socket.remoteAddress ?? '' });
+      }
     }
   }
 

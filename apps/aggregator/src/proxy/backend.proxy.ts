@@ -69,7 +69,9 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: 
         return;
       }
       res.writeHead(status, responseHeaders(up.headers));
-      res.flushHeaders();
+      // Streams (watches: no Content-Length) get their headers at once; sized answers send headers and body
+      // together, saving a TLS record per request.
+      if (up.headers['content-length'] === undefined) res.flushHeaders();
       up.on('data', (chunk: Buffer) => res.write(chunk));
       up.on('end', () => {
         res.end();
