@@ -71,8 +71,8 @@ describe('new-apiserver output', () => {
     const base = join(REPO, '.local', 'tmp');
     mkdirSync(base, { recursive: true });
     root = mkdtempSync(join(base, 'new-apiserver-'));
-    await scaffoldApiServer(widgets, { root, sdkRoot: REPO });
-    await scaffoldApiServer(policies, { root, sdkRoot: REPO });
+    await scaffoldApiServer(widgets, { root });
+    await scaffoldApiServer(policies, { root });
   });
 
   afterAll(() => {

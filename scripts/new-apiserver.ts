@@ -22,8 +22,6 @@ export interface ScaffoldRequest {
 export interface ScaffoldLocations {
   /** Where apps/<name>/ is created. */
   root: string;
-  /** The repository whose apps/sample-apiserver/src/aggregated the generated code imports (default: root). */
-  sdkRoot?: string;
 }
 
 /** Names derived once from the request; every template reads them from here. */
@@ -228,8 +226,7 @@ function moduleTemplate({ req, names, aggregated }: TemplateContext): string {
     : `\n          // Like kube's NamespaceLifecycle: no ${names.plural} in missing or terminating namespaces.\n          admission: (storage) => [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces'))],`;
   const sdkImports = req.cluster ? 'ApiServerModule' : 'ApiServerModule, NamespaceLifecycleAdmission';
   return `import { Module, type DynamicModule } from '@nestjs/common';
-import { ${sdkImports} } from '@kube/apiserver';
-import { SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';
+import { ${sdkImports}, SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';
 import { GROUP, VERSION, ${names.resourceConst} } from './resources/${names.plural}.resource';
 
 /** The APIService that routes ${req.group}/${req.version} to this server (through Service default/${names.app}). */
@@ -295,10 +292,6 @@ export function renderApp(req: ScaffoldRequest, names: ScaffoldNames, aggregated
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 
-function importSpecifier(fromDir: string, target: string): string {
-  const rel = relative(fromDir, target).split(sep).join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
-}
 
 /** Validates, renders every file, then writes them all; on any failure nothing is left behind. */
 export async function scaffoldApiServer(req: ScaffoldRequest, locations: ScaffoldLocations): Promise<ScaffoldResult> {
@@ -307,7 +300,8 @@ export async function scaffoldApiServer(req: ScaffoldRequest, locations: Scaffol
   const names = scaffoldNames(req);
   const appDir = join(locations.root, 'apps', names.app);
   if (existsSync(appDir)) throw new ScaffoldError(`${appDir} already exists: choose another group, or remove it first`);
-  const aggregated = importSpecifier(join(appDir, 'src'), join(locations.sdkRoot ?? locations.root, 'apps', 'sample-apiserver', 'src', 'aggregated'));
+  // The aggregated-server helpers are part of the SDK.
+  const aggregated = '@kube/apiserver';
   const files = renderApp(req, names, aggregated);
   try {
     for (const [path, content] of files) {

@@ -10,7 +10,7 @@ import type { PkiPaths } from '@kube/pki';
 import { Storage } from '@kube/storage';
 import { freePort } from '@kube/testing';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
-import { issueServingCertificate } from '../../apps/sample-apiserver/src/aggregated';
+import { issueServingCertificate } from '@kube/apiserver';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { registrationObjects } from './aggregated';
+import { registrationObjects } from '@kube/apiserver';
 import { WARDLE_API_SERVICE } from './sample-apiserver.module';
 
 const MANIFEST = join(__dirname, '..', '..', '..', 'deploy', 'sample-apiserver', 'apiservice.yaml');

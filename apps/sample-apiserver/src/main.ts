@@ -1,4 +1,4 @@
-import { runAggregatedServer } from './aggregated';
+import { runAggregatedServer } from '@kube/apiserver';
 import { SampleApiServerModule, WARDLE_API_SERVICE } from './sample-apiserver.module';
 
 runAggregatedServer({

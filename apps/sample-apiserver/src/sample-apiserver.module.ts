@@ -2,7 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
-import { SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from './aggregated';
+import { SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from '@kube/apiserver';
 import { fischersResource, wardleResources, wardleStoragePrefix } from './resources';
 import { WARDLE_GROUP, WARDLE_VERSION } from './wardle.types';
 

@@ -14,3 +14,4 @@ export { RequestLimiter, type RequestLimits } from './request.limiter';
 export { writeStatus } from './response.writer';
 export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceReference, type ServiceResolution, type ServiceResolutionFailure, type ServiceStores } from './service.resolver';
 export { closeGracefully, listenHttps } from './https.listener';
+export * from './aggregated';

@@ -7,7 +7,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { serverConfigFromEnv, type ServerConfig } from '@kube/apiserver';
+import { serverConfigFromEnv, type ServerConfig } from '../server.config';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';

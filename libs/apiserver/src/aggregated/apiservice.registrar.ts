@@ -4,7 +4,9 @@
  * so a launcher that waits for readiness knows the API is routed. A failed registration fails the start.
  */
 import { Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
-import { ApiServerLifecycle, GenericApiServer, SERVER_CONFIG, type ServerConfig } from '@kube/apiserver';
+import { GenericApiServer } from '../api-server';
+import { ApiServerLifecycle, SERVER_CONFIG } from '../api-server.module';
+import type { ServerConfig } from '../server.config';
 import { apiServiceName, registrationObjects, type ApiServiceRegistration } from './apiservice.objects';
 import { RegistrationClient, type RegistrationTarget } from './registration.client';
 

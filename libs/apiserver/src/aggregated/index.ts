@@ -1,7 +1,7 @@
 /**
- * What an aggregated API server needs beyond the generic server of @kube/apiserver: its serving certificate,
- * its registration as an APIService (objects, client, NestJS module) and a ready-made main. Generic, shared by
- * the sample and by apps the scaffold creates (scripts/new-apiserver.ts); a candidate to move into the SDK.
+ * What an aggregated API server needs beyond the generic server: its serving certificate, its registration as
+ * an APIService (objects, client, NestJS module) and a ready-made main. Part of the SDK: used by the sample and
+ * by apps the scaffold creates (scripts/new-apiserver.ts).
  */
 export { apiServiceName, apiServiceObject, endpointsObject, registrationObjects, serviceObject, SERVICE_PORT, type ApiServiceRegistration } from './apiservice.objects';
 export {
