@@ -1,16 +1,13 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ApiServerLifecycle, type ServerConfig } from '@kube/apiserver';
-import type { PkiPaths } from '@kube/pki';
+import { ApiServerLifecycle } from '@kube/apiserver';
 import { Storage } from '@kube/storage';
-import { freePort } from '@kube/testing';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
-import { issueServingCertificate } from '@kube/apiserver';
+import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 
@@ -26,34 +23,8 @@ const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<
 const pem = (path: string): string => readFileSync(path, 'utf8');
 
 /** The sample-apiserver in this process: its own serving certificate, registered through the stack's aggregator. */
-async function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext> {
-  const pki: PkiPaths = stack.pki;
-  const serving = await issueServingCertificate(pki.caCert, pki.caKey, { serviceDnsName: 'wardle-server.default.svc', addresses: ['127.0.0.1'] });
-  const config: ServerConfig = {
-    etcdEndpoints: [stack.etcd.endpoint],
-    server: {
-      component: 'sample-apiserver',
-      bindAddress: '127.0.0.1',
-      port: await freePort(),
-      tls: { certPem: serving.certPem, keyPem: serving.keyPem },
-      authentication: {
-        clientCAPem: pem(pki.caCert),
-        requestHeader: { caPem: pem(pki.frontProxyCaCert), allowedNames: ['front-proxy-client'] },
-      },
-    },
-  };
-  const app = await NestFactory.createApplicationContext(
-    SampleApiServerModule.forRoot({
-      config,
-      registration: {
-        target: { url: stack.url, certPem: pem(pki.adminCert), keyPem: pem(pki.adminKey), caPem: pem(pki.caCert) },
-        caBundlePem: serving.caPem,
-      },
-    }),
-    { logger: ['error', 'warn'] },
-  );
-  await app.init();
-  return app;
+function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext & { port: number }> {
+  return bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
 }
 
 /** A request straight to the sample server, without any client certificate. */

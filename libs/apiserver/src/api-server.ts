@@ -13,7 +13,7 @@ import { RequestLimiter } from './request.limiter';
 import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TABLE_V1BETA1, type Negotiated } from './negotiation';
 import { ObjectFilter } from './object.filter';
 import { parseRequestInfo, type RequestInfo } from './request-info';
-import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, ALL_VERBS } from './resource.definition';
+import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject, writeStatus } from './response.writer';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { streamWatch } from './watch.stream';
@@ -92,7 +92,8 @@ export class GenericApiServer {
     this.limiter = new RequestLimiter(options);
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);
-    this.health.add('etcd', () => storage.ping());
+    // A server of computed resources only (metrics-server's kind) never talks to etcd.
+    this.health.add('etcd', () => (this.definitions.every((d) => d.source) ? undefined : storage.ping()));
     this.health.add('shutdown', () => {
       if (this.shuttingDown) throw new Error('process is shutting down');
     }, ['readyz']);
@@ -101,6 +102,7 @@ export class GenericApiServer {
   /** Serves these resources (all the same storage); admission plugins run on every write of them. */
   install(defs: ResourceDefinition[], admission: AdmissionPlugin[] = []): void {
     for (const def of defs) {
+      checkSource(def);
       const prefix = def.storagePrefix ?? (def.group === '' ? def.plural : `${def.group}/${def.plural}`);
       const handler = new RestHandler(def, this.storage.resource({ group: def.group, resource: def.plural }, prefix), admission);
       const key = `${def.group}/${def.version}`;
@@ -154,7 +156,7 @@ export class GenericApiServer {
   }
 
   async listen(): Promise<number> {
-    await Promise.all([...this.handlersByResource.values()].map((h) => h.store.start()));
+    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source).map((h) => h.store.start()));
     const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
     this.server = server;
     return port;
@@ -218,7 +220,7 @@ export class GenericApiServer {
 
   /** Starts the stores (watch caches) without a listener, for embedded use. */
   async start(): Promise<void> {
-    await Promise.all([...this.handlersByResource.values()].map((h) => h.store.start()));
+    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source).map((h) => h.store.start()));
   }
 
   /** The discovery documents and OpenAPI of this server (the aggregator merges them). */
@@ -331,7 +333,7 @@ export class GenericApiServer {
     const def = handler.def;
     if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();
     if (info.subresource && !this.subresourceAllowed(def, info.subresource)) throw notFoundPath();
-    const verbs = def.verbs ?? ALL_VERBS;
+    const verbs = servedVerbs(def);
     if (!verbs.includes(info.verb as never)) throw Errors.methodNotSupported(handler.gr, info.verb);
     if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);
     return this.withLimits(info, res, () => this.serveVerb(req, res, handler, info, query, user));
@@ -362,11 +364,11 @@ export class GenericApiServer {
     if (info.subresource === 'scale') return this.serveScale(req, res, h, info, ns, ctx, write);
     switch (info.verb) {
       case 'get': {
-        const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined);
+        const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined, user);
         return this.respond(res, 200, h, obj, negotiated, query, ctx);
       }
       case 'list': {
-        const list = await h.list(ns, listQuery(query));
+        const list = await h.list(ns, listQuery(query), user);
         const { result: _r, ...body } = list;
         if (negotiated.as?.kind === 'Table') {
           const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query), true, h.def.tableAge ?? true);
@@ -513,6 +515,13 @@ export class GenericApiServer {
     });
     return 200;
   }
+}
+
+/** A computed resource serves only reads: its source has no writes or watch to offer. */
+function checkSource(def: ResourceDefinition): void {
+  const extra = def.source ? (def.verbs ?? []).filter((v) => !SOURCE_VERBS.includes(v)) : [];
+  if (extra.length) throw new Error(`${def.plural}.${def.group}: a resource with a source serves only ${SOURCE_VERBS.join(' and ')}, not ${extra.join(', ')}`);
+  if (def.source && def.subresources && (def.subresources.status || def.subresources.scale)) throw new Error(`${def.plural}.${def.group}: a resource with a source has no subresources`);
 }
 
 function notFoundPath(): Error {

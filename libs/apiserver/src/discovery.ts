@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compareKubeVersions, formatGroupVersion, type GroupVersion } from '@kube/apimachinery';
-import { ALL_VERBS, type ResourceDefinition } from './resource.definition';
+import { servedVerbs, type ResourceDefinition } from './resource.definition';
 
 export interface CachedDocument {
   body: Buffer;
@@ -35,7 +35,7 @@ export function storageVersionHash(def: ResourceDefinition): string {
 }
 
 function verbsOf(def: ResourceDefinition): string[] {
-  return [...(def.verbs ?? ALL_VERBS)].sort();
+  return [...(servedVerbs(def))].sort();
 }
 
 function apiResources(defs: ResourceDefinition[]): APIResource[] {

@@ -78,7 +78,7 @@ export interface ResourceDefinition {
   shortNames?: string[];
   categories?: string[];
   namespaced: boolean;
-  /** Defaults to ALL_VERBS. */
+  /** Defaults to ALL_VERBS (SOURCE_VERBS for a resource with a `source`). */
   verbs?: Verb[];
   subresources?: { status?: boolean; scale?: ScaleSubresource };
   /** OpenAPI v3 schema: `name` is the entry of `components` describing the kind. */
@@ -105,6 +105,37 @@ export interface ResourceDefinition {
   hooks?: ResourceHooks;
   /** Objects expire this many seconds after their last write (events: 3600), through an etcd lease. */
   ttlSeconds?: number;
+  /**
+   * Serve reads from your own code instead of etcd: computed or virtual resources (metrics-server's model).
+   * Such a resource is read-only: `verbs` defaults to, and may only contain, get and list.
+   */
+  source?: ResourceSource;
+}
+
+/** Where a computed resource's reads are answered; the request's namespace is undefined for all namespaces. */
+export interface SourceRequest {
+  namespace?: string;
+  user: UserInfo;
+}
+
+/**
+ * Your handlers for a computed resource. Return objects with at least metadata.name (and metadata.namespace
+ * when namespaced); kind and apiVersion are filled in, label and field selectors applied, Table built from
+ * tableColumns. Throw a StatusError (Errors.*) to answer with another status.
+ */
+export interface ResourceSource {
+  /** One object, or undefined for 404 NotFound. */
+  get(request: SourceRequest & { name: string }): Promise<KubeObject | undefined>;
+  /** Every object in the request's namespace (all of them when it has none). */
+  list(request: SourceRequest): Promise<KubeObject[]>;
+}
+
+/** The verbs a computed resource (one with a `source`) can serve. */
+export const SOURCE_VERBS: readonly Verb[] = ['get', 'list'];
+
+/** The verbs a resource serves: as declared, else every verb (reads only for a computed resource). */
+export function servedVerbs(def: ResourceDefinition): readonly Verb[] {
+  return def.verbs ?? (def.source ? SOURCE_VERBS : ALL_VERBS);
 }
 
 /**

@@ -18,7 +18,7 @@ import {
 } from '@kube/apimachinery';
 import type { ListResult, ResourceStore } from '@kube/storage';
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ScaleSubresource, UndoFn } from './resource.definition';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ResourceSource, ScaleSubresource, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
 import { applyScale, toScale } from './scale.subresource';
 
@@ -49,6 +49,8 @@ export const PATCH_CONTENT_TYPES: Record<string, PatchType> = {
 };
 
 const MAX_GENERATE_NAME_ATTEMPTS = 8;
+/** Reads made by the server itself (controllers, admission), not on behalf of a client. */
+const INTERNAL_USER: UserInfo = { name: 'system:apiserver', groups: ['system:masters'] };
 
 function clone<T>(v: T): T {
   return structuredClone(v);
@@ -90,12 +92,15 @@ export class RestHandler {
 
   // ---- reads ----
 
-  async get(ns: string | undefined, name: string, resourceVersion?: string): Promise<KubeObject> {
+  /** `user` is who asks: a computed resource's source sees it; stored objects do not depend on it. */
+  async get(ns: string | undefined, name: string, resourceVersion?: string, user: UserInfo = INTERNAL_USER): Promise<KubeObject> {
+    if (this.def.source) return this.getFromSource(this.def.source, ns, name, user);
     return this.servedOne(await this.store.get(ns, name, resourceVersion));
   }
 
-  async list(ns: string | undefined, q: ListQuery): Promise<KubeList & { result: ListResult }> {
+  async list(ns: string | undefined, q: ListQuery, user: UserInfo = INTERNAL_USER): Promise<KubeList & { result: ListResult }> {
     const filter = ObjectFilter.parse(q.labelSelector, q.fieldSelector, this.def);
+    if (this.def.source) return this.listFromSource(this.def.source, ns, filter, user);
     const result = await this.store.list(ns, {
       resourceVersion: q.resourceVersion,
       resourceVersionMatch: q.resourceVersionMatch,
@@ -107,6 +112,19 @@ export class RestHandler {
     if (result.continue) metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
     return { kind: this.listKind, apiVersion: this.apiVersion, metadata, items: await this.served(result.items), result };
+  }
+
+  private async getFromSource(source: ResourceSource, ns: string | undefined, name: string, user: UserInfo): Promise<KubeObject> {
+    const obj = await source.get({ namespace: ns, name, user });
+    if (!obj) throw Errors.notFound(this.gr, name);
+    return this.decorated(this.withTypeMeta(obj));
+  }
+
+  /** Computed objects have no revision: the list carries none, as metrics-server's lists do. */
+  private async listFromSource(source: ResourceSource, ns: string | undefined, filter: ObjectFilter, user: UserInfo): Promise<KubeList & { result: ListResult }> {
+    const all = await source.list({ namespace: ns, user });
+    const items = (filter.empty ? all : all.filter((o) => filter.matches(o))).map((o) => this.decorated(this.withTypeMeta(o)));
+    return { kind: this.listKind, apiVersion: this.apiVersion, metadata: { resourceVersion: '' }, items, result: { items, resourceVersion: '' } };
   }
 
   withTypeMeta(obj: KubeObject): KubeObject {

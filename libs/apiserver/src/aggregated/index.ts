@@ -13,7 +13,8 @@ export {
   type RegistrationOptions,
   type SelfRegistrationOptions,
 } from './apiservice.registrar';
-export { RegistrationClient, collectionPath, type RegistrationTarget } from './registration.client';
+export { ApiClient, ApiTimeoutError, type ApiRequest, type ApiResponse, type RegistrationTarget } from './api.client';
+export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
 export { runAggregatedServer, startAggregatedServer, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';

@@ -3,22 +3,10 @@
  * merge-patch first (keeps what the server filled in, e.g. a Service's clusterIP), create when missing.
  * Retries while the control plane is not reachable or not ready yet (connection errors, 429, 5xx).
  */
-import { request } from 'node:https';
 import type { KubeObject } from '@kube/apimachinery';
+import { ApiClient, ApiTimeoutError, type ApiResponse, type RegistrationTarget } from './api.client';
 
-/** Where and as whom to register: the aggregator URL and an admin client certificate. */
-export interface RegistrationTarget {
-  url: string;
-  certPem: string;
-  keyPem: string;
-  /** CA that signed the aggregator's serving certificate. */
-  caPem: string;
-}
-
-interface Response {
-  status: number;
-  body: string;
-}
+export type { RegistrationTarget } from './api.client';
 
 const PLURALS: Readonly<Record<string, string>> = { Service: 'services', Endpoints: 'endpoints', APIService: 'apiservices' };
 const RETRY_DELAY_MS = 1_000;
@@ -36,14 +24,22 @@ export function collectionPath(obj: KubeObject): string {
 }
 
 export class RegistrationClient {
+  private readonly client: ApiClient;
+
   constructor(
-    private readonly target: RegistrationTarget,
+    target: RegistrationTarget,
     private readonly deadlineMs = DEFAULT_DEADLINE_MS,
-  ) {}
+  ) {
+    this.client = new ApiClient(target);
+  }
 
   /** Creates or updates each object, in order; returns once all exist as given. */
   async apply(objects: readonly KubeObject[]): Promise<void> {
-    for (const obj of objects) await this.withRetries(() => this.applyOne(obj));
+    try {
+      for (const obj of objects) await this.withRetries(() => this.applyOne(obj));
+    } finally {
+      this.client.close();
+    }
   }
 
   private async applyOne(obj: KubeObject): Promise<void> {
@@ -57,7 +53,7 @@ export class RegistrationClient {
     this.expectSuccess(created, `POST ${collection}`);
   }
 
-  private expectSuccess(res: Response, what: string): void {
+  private expectSuccess(res: ApiResponse, what: string): void {
     if (res.status >= 200 && res.status < 300) return;
     const error = `${what}: ${res.status} ${res.body.slice(0, 500)}`;
     if (res.status === 429 || res.status >= 500) throw new RetryableError(error);
@@ -70,38 +66,15 @@ export class RegistrationClient {
       try {
         return await fn();
       } catch (err) {
-        const retryable = err instanceof RetryableError || isConnectionError(err);
+        const retryable = err instanceof RetryableError || err instanceof ApiTimeoutError || isConnectionError(err);
         if (!retryable || Date.now() + RETRY_DELAY_MS > deadline) throw err;
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       }
     }
   }
 
-  private send(method: string, path: string, body: KubeObject, contentType: string): Promise<Response> {
-    const url = new URL(path, this.target.url);
-    const payload = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const req = request(
-        url,
-        {
-          method,
-          cert: this.target.certPem,
-          key: this.target.keyPem,
-          ca: this.target.caPem,
-          headers: { 'Content-Type': contentType, Accept: 'application/json', 'Content-Length': Buffer.byteLength(payload) },
-          timeout: 10_000,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-          res.on('error', reject);
-        },
-      );
-      req.on('timeout', () => req.destroy(new RetryableError(`${method} ${path}: timed out`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
+  private send(method: string, path: string, body: KubeObject, contentType: string): Promise<ApiResponse> {
+    return this.client.send({ method, path, body: JSON.stringify(body), contentType });
   }
 }
 

@@ -1,5 +1,5 @@
 import { groupVersionPath, type GroupVersion, type GroupVersionKind } from '@kube/apimachinery';
-import { ALL_VERBS, type ResourceDefinition, type Verb } from '../resource.definition';
+import { servedVerbs, type ResourceDefinition, type Verb } from '../resource.definition';
 import { kindOf, META_SCHEMA_NAMES, resourceSchemaNames, schemaRef, type ResourceSchemaNames } from './openapi.components';
 import type { KubeAction, OperationV3, ParameterV3, PathItemV3, RequestBodyV3, ResponseV3 } from './openapi-document.types';
 import {
@@ -58,7 +58,7 @@ function resourceContext(def: ResourceDefinition): ResourceContext {
     def,
     gvk: kindOf(def),
     schemas: resourceSchemaNames(def),
-    verbs: new Set(def.verbs ?? ALL_VERBS),
+    verbs: new Set(servedVerbs(def)),
     idInfix: `${groupWords.map(capitalize).join('')}${capitalize(def.version)}`,
     tag: `${groupWords.map((w, i) => (i === 0 ? w : capitalize(w))).join('')}_${def.version}`,
   };

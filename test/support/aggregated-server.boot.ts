@@ -1,0 +1,47 @@
+/** Starts an aggregated API server module in the test process, registered through a test stack's aggregator. */
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { issueServingCertificate, type AggregatedServerOptions, type RegistrationTarget, type ServerConfig } from '@kube/apiserver';
+import { freePort } from '@kube/testing';
+import type { StackHarness } from './core-api.harness';
+
+const pem = (path: string): string => readFileSync(path, 'utf8');
+
+export interface AggregatedServerBoot {
+  /** Name in logs and metrics. */
+  component: string;
+  /** <service>.<namespace>.svc of its APIService: the serving certificate's DNS name. */
+  serviceDnsName: string;
+  module(options: AggregatedServerOptions & { admin: RegistrationTarget }): DynamicModule;
+}
+
+/** The admin identity of the stack, as the aggregated-server helpers take it. */
+export function adminTarget(stack: StackHarness): RegistrationTarget {
+  return { url: stack.url, certPem: pem(stack.pki.adminCert), keyPem: pem(stack.pki.adminKey), caPem: pem(stack.pki.caCert) };
+}
+
+/** Its own serving certificate from the stack's CA, front-proxy trust, and self-registration with the stack. */
+export async function bootAggregatedServer(stack: StackHarness, boot: AggregatedServerBoot): Promise<INestApplicationContext & { port: number }> {
+  const { pki } = stack;
+  const serving = await issueServingCertificate(pki.caCert, pki.caKey, { serviceDnsName: boot.serviceDnsName, addresses: ['127.0.0.1'] });
+  const port = await freePort();
+  const config: ServerConfig = {
+    etcdEndpoints: [stack.etcd.endpoint],
+    server: {
+      component: boot.component,
+      bindAddress: '127.0.0.1',
+      port,
+      tls: { certPem: serving.certPem, keyPem: serving.keyPem },
+      authentication: {
+        clientCAPem: pem(pki.caCert),
+        requestHeader: { caPem: pem(pki.frontProxyCaCert), allowedNames: ['front-proxy-client'] },
+      },
+    },
+  };
+  const admin = adminTarget(stack);
+  const app = await NestFactory.createApplicationContext(boot.module({ config, registration: { target: admin, caBundlePem: serving.caPem }, admin }), { logger: ['error', 'warn'] });
+  await app.init();
+  return Object.assign(app, { port });
+}
