@@ -1,10 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DynamicModule } from '@nestjs/common';
 import type { ResourceDefinition, ServerConfig } from '@kube/apiserver';
 import { main, parseRequest, scaffoldApiServer, scaffoldNames, ScaffoldError, validateRequest, type ScaffoldRequest } from './new-apiserver';
+import { MARKERS, WIRING_FILES } from './new-apiserver.wiring';
 
 const REPO = resolve(__dirname, '..');
 const widgets: ScaffoldRequest = { group: 'widgets.acme.io', version: 'v1', kind: 'Widget', cluster: false };
@@ -71,6 +73,11 @@ describe('new-apiserver output', () => {
     const base = join(REPO, '.local', 'tmp');
     mkdirSync(base, { recursive: true });
     root = mkdtempSync(join(base, 'new-apiserver-'));
+    // The real launcher, compose file and Helm values, so the wiring edits are made on what we ship.
+    for (const file of Object.values(WIRING_FILES)) {
+      mkdirSync(dirname(join(root, file)), { recursive: true });
+      copyFileSync(join(REPO, file), join(root, file));
+    }
     await scaffoldApiServer(widgets, { root });
     await scaffoldApiServer(policies, { root });
   });
@@ -81,13 +88,54 @@ describe('new-apiserver output', () => {
 
   it('writes the app files', () => {
     expect(readdirSync(join(root, 'apps')).sort()).toEqual(['policies-apiserver', 'widgets-apiserver']);
-    expect(readdirSync(join(root, 'apps', 'widgets-apiserver', 'src'), { recursive: true }).map(String).sort()).toEqual([
-      'main.ts',
-      'resources',
-      'resources/widgets.resource.spec.ts',
-      'resources/widgets.resource.ts',
-      'widgets-apiserver.module.ts',
+    expect(readdirSync(join(root, 'apps', 'widgets-apiserver'), { recursive: true }).map(String).sort()).toEqual([
+      'src',
+      'src/main.ts',
+      'src/resources',
+      'src/resources/widgets.resource.spec.ts',
+      'src/resources/widgets.resource.ts',
+      'src/widgets-apiserver.module.ts',
+      'test',
+      'test/widgets-apiserver.e2e.spec.ts',
     ]);
+  });
+
+  it('wires each app into npm start, docker-compose and the Helm values, each on its own port', () => {
+    const launcher = readFileSync(join(root, WIRING_FILES.launcher), 'utf8');
+    const shipped = readFileSync(join(REPO, WIRING_FILES.launcher), 'utf8');
+    const highest = Math.max(...[...shipped.matchAll(/defaultPort:\s*(\d+)/g)].map((m) => Number(m[1])));
+    expect(launcher).toContain(`{ name: 'widgets-apiserver', main: 'dist/apps/widgets-apiserver/src/main.js', portEnv: 'KUBE_WIDGETS_APISERVER_PORT', defaultPort: ${highest + 1}, aggregated: true },`);
+    expect(launcher).toContain(`{ name: 'policies-apiserver', main: 'dist/apps/policies-apiserver/src/main.js', portEnv: 'KUBE_POLICIES_APISERVER_PORT', defaultPort: ${highest + 2}, aggregated: true },`);
+    expect(launcher.indexOf('policies-apiserver')).toBeLessThan(launcher.indexOf(MARKERS.launcher));
+    expect(readFileSync(join(root, 'apps', 'widgets-apiserver', 'src', 'main.ts'), 'utf8')).toContain(`defaultPort: ${highest + 1},`);
+
+    const compose = parse(readFileSync(join(root, WIRING_FILES.compose), 'utf8'), { merge: true });
+    const widgetsService = compose.services['widgets-apiserver'];
+    expect(widgetsService.environment).toMatchObject({ KUBE_SECURE_PORT: String(highest + 1), KUBE_REGISTER_URL: 'https://aggregator:6443', KUBE_ETCD_ENDPOINTS: 'http://etcd:2379' });
+    expect(widgetsService.command.join(' ')).toContain('node dist/apps/widgets-apiserver/src/main.js');
+    expect(widgetsService.healthcheck.test.at(-1)).toBe(`https://127.0.0.1:${highest + 1}/readyz`);
+    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--san=widgets-apiserver', '--san=widgets-apiserver.default.svc', '--san=policies-apiserver.default.svc']));
+    expect(Object.keys(compose.services).slice(-2)).toEqual(['widgets-apiserver', 'policies-apiserver']);
+
+    const values = parse(readFileSync(join(root, WIRING_FILES.helmValues), 'utf8'));
+    expect(values.aggregatedApiservers.slice(-2)).toEqual([
+      { name: 'widgets-apiserver', main: 'dist/apps/widgets-apiserver/src/main.js', port: highest + 1, group: 'widgets.acme.io', version: 'v1' },
+      { name: 'policies-apiserver', main: 'dist/apps/policies-apiserver/src/main.js', port: highest + 2, group: 'policies.acme.io', version: 'v1beta1' },
+    ]);
+  });
+
+  it('writes nothing when a wiring file lost its marker', async () => {
+    const compose = join(root, WIRING_FILES.compose);
+    const launcher = join(root, WIRING_FILES.launcher);
+    const [composeBefore, launcherBefore] = [readFileSync(compose, 'utf8'), readFileSync(launcher, 'utf8')];
+    writeFileSync(compose, composeBefore.replace(MARKERS.composeServices, ''));
+    try {
+      await expect(scaffoldApiServer({ group: 'gizmos.acme.io', version: 'v1', kind: 'Gizmo', cluster: false }, { root })).rejects.toThrow(`the line "${MARKERS.composeServices}" is missing`);
+      expect(existsSync(join(root, 'apps', 'gizmos-apiserver'))).toBe(false);
+      expect(readFileSync(launcher, 'utf8')).toBe(launcherBefore);
+    } finally {
+      writeFileSync(compose, composeBefore);
+    }
   });
 
   it('refuses to overwrite an existing app, and writes nothing for bad arguments', async () => {
@@ -117,9 +165,8 @@ describe('new-apiserver output', () => {
     } finally {
       console.log = log;
     }
-    expect(logs.join('\n')).toContain(
-      "{ name: 'gadgets-apiserver', main: 'dist/apps/gadgets-apiserver/src/main.js', portEnv: 'KUBE_GADGETS_APISERVER_PORT', defaultPort: 6447, aggregated: true }",
-    );
+    expect(logs.join('\n')).toMatch(/^Wired in \(port \d+\):\n  scripts\/start.ts\n  docker-compose.yml\n  deploy\/helm\/kube-ts\/values.yaml$/m);
+    expect(logs.join('\n')).toContain("{ name: 'gadgets-apiserver', main: 'dist/apps/gadgets-apiserver/src/main.js', portEnv: 'KUBE_GADGETS_APISERVER_PORT'");
     expect(logs.join('\n')).toContain('kubectl --kubeconfig .local/kubeconfig get gadgets -A');
     rmSync(join(root, 'apps', 'gadgets-apiserver'), { recursive: true });
   });
@@ -146,7 +193,8 @@ describe('new-apiserver output', () => {
   it('generates spec tests that pass', async () => {
     writeFileSync(join(root, 'vitest.config.mts'), `import { mergeConfig } from 'vitest/config';\nimport base from ${JSON.stringify(join(REPO, 'vitest.config.mts'))};\nexport default mergeConfig(base, { root: ${JSON.stringify(root)} });\n`);
     const result = await run([join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(root, 'vitest.config.mts')], REPO);
-    expect(result.output).toMatch(/Tests\s+.*6 passed/);
+    // 3 unit tests and 3 kubectl e2e tests per generated app.
+    expect(result.output).toMatch(/Tests\s+.*12 passed/);
     expect(result.code, result.output).toBe(0);
   }, 120_000);
 });

@@ -37,6 +37,8 @@ const API_SERVICES: readonly ApiServiceSpec[] = [
   { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
   { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
   { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true },
+  { name: 'counts-apiserver', main: 'dist/apps/counts-apiserver/src/main.js', portEnv: 'KUBE_COUNTS_APISERVER_PORT', defaultPort: 6447, aggregated: true },
+  // new-apiserver: rows of scaffolded servers go above this line.
 ];
 
 const ROOT = resolve(__dirname, '..', '..');

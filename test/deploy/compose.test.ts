@@ -27,7 +27,8 @@ interface Compose {
   volumes?: Record<string, unknown>;
 }
 
-const API_SERVICES = ['core-api', 'extensions', 'aggregator', 'sample-apiserver'] as const;
+/** Every API service `npm start` runs (scripts/start.ts API_SERVICES, scaffolded servers included) runs in compose too. */
+const API_SERVICES: readonly string[] = [...read('scripts/start.ts').matchAll(/\{ name: '([\w-]+)', main: /g)].map((m) => m[1]);
 const INFRA = ['etcd', 'nats'] as const;
 
 const hasDockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
@@ -116,8 +117,11 @@ describe('docker-compose.yml', () => {
       expect(Object.keys(compose.services[name].depends_on ?? {}), name).toEqual(expect.arrayContaining(['etcd', 'nats', 'pki']));
     }
     expect(Object.keys(compose.services.aggregator.depends_on ?? {})).toEqual(expect.arrayContaining(['core-api', 'extensions']));
-    // It registers its APIService through the aggregator.
-    expect(Object.keys(compose.services['sample-apiserver'].depends_on ?? {})).toContain('aggregator');
+    // Aggregated servers register their APIService through the aggregator.
+    for (const name of API_SERVICES.filter((n) => env(compose.services[n]).KUBE_REGISTER_URL)) {
+      expect(Object.keys(compose.services[name].depends_on ?? {}), name).toContain('aggregator');
+    }
+    expect(API_SERVICES).toEqual(expect.arrayContaining(['core-api', 'extensions', 'aggregator', 'sample-apiserver', 'counts-apiserver']));
   });
 
   it('sets only environment variables the apps read', () => {

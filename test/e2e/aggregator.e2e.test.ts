@@ -4,15 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { startTestAggregatedServer, type TestAggregatedServer } from '../support/test-aggregated.server';
-
-const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-};
+import { until } from '../support/until';
 
 /** Sends an upgrade request through the front door, then `payload`; resolves with what came back after the 101. */
 async function upgradeEcho(stack: StackHarness, path: string, payload: string): Promise<string> {

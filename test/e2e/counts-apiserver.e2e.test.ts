@@ -4,15 +4,7 @@ import { CountsApiServerModule } from '../../apps/counts-apiserver/src/counts-ap
 import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
-
-const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-};
+import { until } from '../support/until';
 
 describe.each(['1.27', '1.33'])('the computed counts-apiserver through the aggregator with kubectl %s', (version) => {
   let stack: StackHarness;

@@ -10,15 +10,7 @@ import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-ap
 import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
-
-const until = async (cond: () => Promise<boolean>, timeoutMs = 15_000): Promise<boolean> => {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-};
+import { until } from '../support/until';
 
 const pem = (path: string): string => readFileSync(path, 'utf8');
 

@@ -8,8 +8,11 @@ export interface KubectlSession {
   ok(args: string[], stdin?: string): Promise<string>;
 }
 
-/** kubectl of one version against whatever kubeconfig the test has booted (read lazily, after beforeAll). */
-export function kubectlSession(version: string, kubeconfig: () => string): KubectlSession {
+/**
+ * kubectl of one version ("1.27"; undefined: the kubectl on PATH) against whatever kubeconfig the test has
+ * booted (read lazily, after beforeAll).
+ */
+export function kubectlSession(version: string | undefined, kubeconfig: () => string): KubectlSession {
   const k: KubectlSession['k'] = (args, stdin, timeoutMs) => runKubectl(args, { kubeconfig: kubeconfig(), version, stdin, timeoutMs });
   return {
     k,

@@ -1,0 +1,9 @@
+/**
+ * The e2e test kit (`@test/support`): a whole stack in the test process (etcd, core-api, extensions, the
+ * aggregator), aggregated servers booted against it, kubectl sessions. Used by test/ and by the e2e tests the
+ * new-apiserver scaffold generates under apps/<name>/test/.
+ */
+export { startStack, startCoreApi, type StackHarness } from './core-api.harness';
+export { adminTarget, bootAggregatedServer, type AggregatedServerBoot } from './aggregated-server.boot';
+export { kubectlSession, type KubectlSession } from './kubectl.session';
+export { until } from './until';
