@@ -4,6 +4,7 @@
  *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight.
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
  *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
+ *  Then the aggregator in front (proxy cost, availability), custom resources, and the SDK (bench/sdk.bench.ts).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -13,6 +14,7 @@ import { createInterface } from 'node:readline';
 import { Etcd3 } from 'etcd3';
 import { ensurePki, issueCertificate, loadCertificateAuthority } from '@kube/pki';
 import { startStubAggregatedServer } from './aggregated.stub';
+import { benchSdk } from './sdk.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
@@ -305,6 +307,7 @@ async function main(): Promise<void> {
     await waitReady(aggPort, tls);
     await benchAggregator(apiPort, aggPort, tls, pki);
     await benchCustomResources(apiPort, extPort, aggPort, tls);
+    await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
