@@ -411,7 +411,7 @@ export function nextSteps(result: ScaffoldResult, req: ScaffoldRequest, root: st
     '     It gets a serving certificate from the local CA and registers its APIService itself.',
     `  4. kubectl --kubeconfig .local/kubeconfig get apiservice ${req.version}.${req.group}`,
     `     kubectl --kubeconfig .local/kubeconfig get ${names.plural}${namespaceFlag}`,
-    '  Guide: docs/aggregated-apiserver.md',
+    '  Guide: docs/aggregated-api-server.md',
   ].join('\n');
 }
 

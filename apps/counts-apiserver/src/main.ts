@@ -1,5 +1,5 @@
 /**
- * counts-apiserver: the computed-API example of docs/aggregated-apiserver.md. Besides the KUBE_* variables of
+ * counts-apiserver: the computed-API example of docs/aggregated-api-server.md. Besides the KUBE_* variables of
  * every aggregated server it needs KUBE_REGISTER_URL, KUBE_REGISTER_CERT_FILE, KUBE_REGISTER_KEY_FILE and
  * KUBE_REGISTER_CA_FILE: it registers through the front door and reads the core API there with that identity.
  */

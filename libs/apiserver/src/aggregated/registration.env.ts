@@ -1,4 +1,4 @@
-/** The registration settings an aggregated server reads from its environment (docs/aggregated-apiserver.md). */
+/** The registration settings an aggregated server reads from its environment (docs/aggregated-api-server.md). */
 import { readFileSync } from 'node:fs';
 import type { RegistrationTarget } from './registration.client';
 
