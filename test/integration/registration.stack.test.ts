@@ -96,4 +96,27 @@ describe('registration over NATS', () => {
       await replica.stop();
     }
   });
+  it('lets an aggregated server without KUBE_REGISTER_URL announce its APIService over NATS, with its priorities', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { SampleApiServerModule, WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
+    const { bootAggregatedServer } = await import('../support/aggregated-server.boot');
+    const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
+    const wardle = await bootAggregatedServer(stack, {
+      component: 'sample-apiserver',
+      serviceDnsName: 'wardle-server.default.svc',
+      // What runAggregatedServer does without KUBE_REGISTER_URL: no self-registration, a NATS announcement.
+      module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
+    });
+    try {
+      expect(await until(() => registry.current().has('v1alpha1.wardle.example.com'))).toBe(true);
+      expect(registry.current().get('v1alpha1.wardle.example.com')).toMatchObject({ groupPriorityMinimum: 1000, versionPriority: 15, source: 'onstart' });
+      expect(await until(async () => (await stack.request('GET', '/apis/wardle.example.com/v1alpha1/fischers')).status === 200)).toBe(true);
+      const apiService = JSON.parse((await stack.request('GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com')).body);
+      // Managed like a CRD's ("true"): removed again once no server announces it.
+      expect(apiService.metadata.labels).toMatchObject({ 'kube-aggregator.kubernetes.io/automanaged': 'true' });
+      expect(apiService.spec).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15 });
+    } finally {
+      await wardle.close();
+    }
+  });
 });

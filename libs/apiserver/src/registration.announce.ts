@@ -36,7 +36,8 @@ export class ServedGroupVersionsAnnouncer {
   }
 
   private announce(): void {
-    const all = new Map(this.server.resources.map((d) => [`${d.group}/${d.version}`, { group: d.group, version: d.version }]));
+    const priority = this.config.announcedPriority;
+    const all = new Map(this.server.resources.map((d) => [`${d.group}/${d.version}`, { group: d.group, version: d.version, ...priority }]));
     this.builtIn?.announce([...all].filter(([k]) => this.atStart.has(k)).map(([, gv]) => gv));
     this.dynamic?.announce([...all].filter(([k]) => !this.atStart.has(k)).map(([, gv]) => gv));
   }

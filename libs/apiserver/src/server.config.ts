@@ -8,6 +8,11 @@ export interface ServerConfig {
   natsUrl?: string;
   /** PEM of the CA that signed the serving certificate, announced as the caBundle over NATS. */
   servingCAPem?: string;
+  /**
+   * Priorities announced over NATS with every group/version (an aggregated server's APIService); without
+   * them only group/versions with a built-in priority can be announced.
+   */
+  announcedPriority?: { groupPriorityMinimum: number; versionPriority: number };
   server: ApiServerOptions;
 }
 

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { GenericApiServer, RequestContext } from '@kube/apiserver';
 import { apiServiceName } from '../apiservice/apiservice.types';
+import type { GroupVersionPriority } from '@kube/registration';
 import { priorityFor } from '../routing/group.priorities';
 
 export { apiServiceName };
@@ -11,8 +12,10 @@ export const AUTOMANAGED_LABEL = 'kube-aggregator.kubernetes.io/automanaged';
 export interface DesiredGroupVersion {
   group: string;
   version: string;
-  /** "onstart" for built-in groups, "true" for CRD group/versions. */
+  /** "onstart" for built-in groups, "true" for CRD group/versions and other announced ones. */
   managed: 'onstart' | 'true';
+  /** The priorities its server announced (an aggregated server's own); default: the built-in or CRD table. */
+  priority?: GroupVersionPriority;
 }
 
 function ctx(): RequestContext {
@@ -61,7 +64,7 @@ export class AutoRegistration {
 
   private async ensure(current: KubeObject | undefined, d: DesiredGroupVersion): Promise<void> {
     const handler = this.server.handler('apiregistration.k8s.io', 'apiservices');
-    const priority = priorityFor(d.group, d.version, d.managed === 'true' ? 'crd' : 'onstart');
+    const priority = d.priority ?? priorityFor(d.group, d.version, d.managed === 'true' ? 'crd' : 'onstart');
     const spec = { group: d.group, version: d.version, groupPriorityMinimum: priority.groupPriorityMinimum, versionPriority: priority.versionPriority };
     const name = apiServiceName(d.group, d.version);
     if (!current) {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
 import { LeaderElection, Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
-import { RegistrationRegistry, type RegistrationSnapshot } from '@kube/registration';
+import { RegistrationRegistry, type GroupVersionPriority, type RegistrationSnapshot } from '@kube/registration';
 import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
 import type { AggregatorConfig } from '../aggregator.config';
 import { DiscoveryMerger } from '../discovery/discovery.merger';
@@ -55,6 +55,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       this.registry = new RegistrationRegistry({ natsUrl: config.server.natsUrl, name: 'aggregator' });
       this.registry.onChange((snapshot) => {
         this.announced = announcedTargets(snapshot);
+        this.announcedPriorities = new Map([...snapshot].map(([key, gv]) => [key, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority }]));
         void this.refresh();
       });
     }
@@ -144,7 +145,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       }
       owners.set(key, o.backend);
       const builtIn = BUILT_IN_SERVICES.has(o.backend) || o.group === 'apiextensions.k8s.io';
-      desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true' });
+      desired.push({ group: o.group, version: o.version, managed: builtIn ? 'onstart' : 'true', priority: this.announcedPriorities.get(apiServiceName(o.group, o.version)) });
     }
     this.routes.setBackends(owners, all);
     this.frontDoor.routesSynced = true;
@@ -155,6 +156,8 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   }
 
   private readonly startedAt = Date.now();
+  /** Priorities announced over NATS, by APIService name. */
+  private announcedPriorities = new Map<string, GroupVersionPriority>();
   private builtInNames: string[] = [];
 
   /** kube's autoregister-completion check: every built-in APIService exists and is Available. */

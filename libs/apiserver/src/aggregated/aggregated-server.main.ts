@@ -36,6 +36,16 @@ function registrationFromEnv(env: Env, serving: ServingCertificateFiles): Regist
   return { target, caBundlePem: serving.caPem, address: env.KUBE_REGISTER_ADDRESS || undefined };
 }
 
+/**
+ * One registration path at a time: a server that registers its APIService through the aggregator does not
+ * also announce over NATS; without KUBE_REGISTER_URL but with KUBE_NATS_URL it announces its group/version
+ * with its APIService's priorities, and the aggregator's autoregistration creates the APIService.
+ */
+function announcement(config: ServerConfig, apiService: ApiServiceIdentity, registration: RegistrationOptions | undefined): ServerConfig {
+  if (registration) return { ...config, natsUrl: undefined };
+  return { ...config, announcedPriority: { groupPriorityMinimum: apiService.groupPriorityMinimum, versionPriority: apiService.versionPriority } };
+}
+
 export async function startAggregatedServer(spec: AggregatedServerSpec): Promise<INestApplicationContext> {
   const env = process.env;
   const serving = await servingCertificateFromEnv(
@@ -46,7 +56,8 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   // serverConfigFromEnv reads the serving pair from these variables; an issued pair takes their place.
   env.KUBE_TLS_CERT_FILE = serving.certFile;
   env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
-  const module = spec.module({ config: serverConfigFromEnv(spec.component, spec.defaultPort), registration: registrationFromEnv(env, serving) });
+  const registration = registrationFromEnv(env, serving);
+  const module = spec.module({ config: announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration), registration });
   const app = await NestFactory.createApplicationContext(module, { logger: ['log', 'warn', 'error'] });
   app.enableShutdownHooks();
   return app;
