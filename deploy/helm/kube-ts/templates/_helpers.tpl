@@ -72,7 +72,7 @@ app.kubernetes.io/component: {{ .component }}
 The SANs of a component's serving certificate as JSON {"dns": [...], "ips": [...]} (use with fromJson):
 its Service names, localhost and 127.0.0.1 (the exec probes connect there); the aggregator adds
 pki.extraAggregatorSANs, the sample-apiserver the name our aggregator verifies it by (APIService
-default/wardle-server → wardle-server.default.svc).
+default/wardle-server → wardle-server.default.svc), each aggregatedApiservers entry <name>.default.svc.
 */}}
 {{- define "kube-ts.sans" -}}
 {{- $svc := include "kube-ts.componentName" . }}
@@ -90,6 +90,12 @@ default/wardle-server → wardle-server.default.svc).
 {{- end }}
 {{- if eq .component "sample-apiserver" }}
 {{- $dns = append $dns "wardle-server.default.svc" }}
+{{- end }}
+{{- $component := .component }}
+{{- range .root.Values.aggregatedApiservers | default list }}
+{{- if eq .name $component }}
+{{- $dns = append $dns (printf "%s.default.svc" .name) }}
+{{- end }}
 {{- end }}
 {{- dict "dns" $dns "ips" $ips | toJson }}
 {{- end }}
@@ -310,7 +316,11 @@ fresh material. Entries: ca, front-proxy-ca, <component>-serving, front-proxy-cl
 {{- $_ := set $pki $caName (dict "cert" $ca.Cert "key" $ca.Key "ca" $ca.Cert "checksum" "") }}
 {{- end }}
 {{- $leaves := list }}
-{{- range $component := list "aggregator" "core-api" "extensions" "sample-apiserver" }}
+{{- $components := list "aggregator" "core-api" "extensions" "sample-apiserver" }}
+{{- range $root.Values.aggregatedApiservers | default list }}
+{{- $components = append $components .name }}
+{{- end }}
+{{- range $component := $components }}
 {{- $sans := include "kube-ts.sans" (dict "root" $root "component" $component) | fromJson }}
 {{- $leaves = append $leaves (dict "name" (printf "%s-serving" $component) "cn" (printf "system:kube-ts:%s" $component) "ca" "ca" "dns" $sans.dns "ips" $sans.ips) }}
 {{- end }}
