@@ -143,7 +143,12 @@ export class FrontDoor {
    * every 100 ms, before answering 404, so a new API is reachable even if its announcement was lost.
    */
   private async refreshOnMiss(group: string, version: string): Promise<Route | undefined> {
-    if (!this.onUnknownGroupVersion || Date.now() - this.lastMissRefresh < 100) return undefined;
+    if (!this.onUnknownGroupVersion) return undefined;
+    if (Date.now() - this.lastMissRefresh < 100) {
+      // No new refresh yet, but one already under way (a CRD just changed) may bring the route: wait for it.
+      await this.refreshInFlight?.();
+      return this.routes.lookup(group, version);
+    }
     this.lastMissRefresh = Date.now();
     await this.onUnknownGroupVersion();
     return this.routes.lookup(group, version);

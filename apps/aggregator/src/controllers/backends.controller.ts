@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
+import type { KubeObject } from '@kube/apimachinery';
 import { LeaderElection, Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { RegistrationRegistry, type GroupVersionPriority, type RegistrationSnapshot } from '@kube/registration';
 import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
@@ -13,6 +14,8 @@ import { AutoRegistration, apiServiceName, type DesiredGroupVersion } from './au
 import { AvailabilityController } from './availability.controller';
 
 const REFRESH_INTERVAL_MS = 60_000;
+const OPENAPI_QUIET_MS = 250;
+const OPENAPI_MAX_DELAY_MS = 2_000;
 const REGISTRATION_TTL_MS = 15_000;
 /** Groups of the built-in backends; every other group a backend serves comes from a CRD. */
 const BUILT_IN_SERVICES = new Set(['core-api']);
@@ -64,8 +67,8 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   async onApplicationBootstrap(): Promise<void> {
     this.routes.setLocal(this.local.resources.map((d) => `${d.group}/${d.version}`));
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
-    this.frontDoor.refreshInFlight = () => this.running;
-    this.frontDoor.openapiInFlight = () => this.openapiRun;
+    this.frontDoor.refreshInFlight = () => (this.running ? this.settled() : undefined);
+    this.frontDoor.openapiInFlight = () => this.flushOpenApi();
     this.election.onLeadershipChange((leader) => {
       if (leader) void this.refresh();
     });
@@ -80,6 +83,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   onApplicationShutdown(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    if (this.openapiDue) clearTimeout(this.openapiDue.timer);
     this.crdChannel?.close();
     void this.registry?.close();
   }
@@ -101,12 +105,38 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     while (!this.stopped) {
       try {
         this.crdChannel = await crds.watch(undefined, undefined);
-        for await (const ev of this.crdChannel) if (ev.key) void this.refresh();
+        for await (const ev of this.crdChannel) {
+          if (!ev.key) continue;
+          if (ev.type !== 'DELETED') this.routeEstablished(ev.object);
+          void this.refresh();
+        }
       } catch {
         // re-watch below
       }
       if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
     }
+  }
+
+  /**
+   * Resolves once the running refresh and the one queued behind it (which starts as the running one ends)
+   * are done; never waits for more than those two, so constant churn cannot hold a request.
+   */
+  private async settled(): Promise<void> {
+    for (let round = 0; round < 2 && this.running; round++) await this.running;
+  }
+
+  /**
+   * An established CRD is routed to whichever backend serves CRDs at once, as kube's CRD-registration
+   * controller registers it from the informer: its first custom resource need not wait for a discovery
+   * round trip to a backend that is busy installing it. The refresh that follows confirms (or drops) it.
+   */
+  private routeEstablished(crd: KubeObject): void {
+    const spec = crd.spec as { group?: string; versions?: Array<{ name: string; served?: boolean }> } | undefined;
+    const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
+    if (!spec?.group || !conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
+    const owner = this.discovery.groupVersions.get('apiextensions.k8s.io/v1')?.backend;
+    if (!owner) return;
+    for (const v of spec.versions ?? []) if (v.served) this.routes.addOwner(`${spec.group}/${v.name}`, owner);
   }
 
   /** Re-reads every backend now (coalesced: one refresh runs at a time, one more is queued at most). */
@@ -150,7 +180,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.routes.setBackends(owners, all);
     this.frontDoor.routesSynced = true;
     // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
-    this.refreshOpenApi(all);
+    this.scheduleOpenApi(all);
     this.syncAPIServices(desired, this.discovery.complete && this.configuredOrAnnouncedLongEnough());
     this.builtInNames = desired.filter((d) => d.managed === 'onstart').map((d) => apiServiceName(d.group, d.version));
   }
@@ -203,6 +233,33 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
 
   private openapiRun?: Promise<void>;
   private openapiNext?: Map<string, BackendTarget>;
+  private openapiDue?: { targets: Map<string, BackendTarget>; timer: NodeJS.Timeout; since: number };
+
+  /**
+   * Merging OpenAPI is the heaviest thing the aggregator does (every backend's document, protobuf encoding)
+   * and blocks its event loop: after a change it waits for OPENAPI_QUIET_MS without further changes (at most
+   * OPENAPI_MAX_DELAY_MS), so a burst of CRDs costs one merge and a new CRD's first requests are not held
+   * behind it. A client asking for /openapi meanwhile starts it at once (flushOpenApi).
+   */
+  private scheduleOpenApi(targets: Map<string, BackendTarget>): void {
+    const since = this.openapiDue?.since ?? Date.now();
+    if (this.openapiDue) clearTimeout(this.openapiDue.timer);
+    const delay = Math.min(OPENAPI_QUIET_MS, Math.max(0, since + OPENAPI_MAX_DELAY_MS - Date.now()));
+    const timer = setTimeout(() => void this.flushOpenApi(), delay);
+    timer.unref();
+    this.openapiDue = { targets, timer, since };
+  }
+
+  /** Starts a scheduled merge now; returns the merge under way, if any. */
+  private flushOpenApi(): Promise<void> | undefined {
+    const due = this.openapiDue;
+    if (due) {
+      clearTimeout(due.timer);
+      this.openapiDue = undefined;
+      this.refreshOpenApi(due.targets);
+    }
+    return this.openapiRun;
+  }
 
   /** One OpenAPI merge at a time; the latest target set queued behind it. */
   private refreshOpenApi(targets: Map<string, BackendTarget>): void {
@@ -221,10 +278,6 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
       });
   }
 
-  /** The OpenAPI merge under way, if any (the front door waits for it before serving /openapi). */
-  get openapiInFlight(): Promise<void> | undefined {
-    return this.openapiRun;
-  }
 }
 
 /** One target per announced service, carrying every live instance of it. */

@@ -21,4 +21,17 @@ describe('RoutingTable', () => {
     });
     expect(new Set(ports)).toEqual(new Set(['1', '2']));
   });
+
+  it('routes a group/version added ahead of discovery (an established CRD) until the next refresh replaces the set', () => {
+    const routes = new RoutingTable();
+    const ext: BackendTarget = { name: 'extensions', url: new URL('https://127.0.0.1:3') };
+    routes.setBackends(new Map([['apiextensions.k8s.io/v1', 'extensions']]), new Map([['extensions', ext]]));
+    expect(routes.lookup('stable.example.com', 'v1')).toBeUndefined();
+    routes.addOwner('stable.example.com/v1', 'extensions');
+    expect(routes.lookup('stable.example.com', 'v1')).toEqual({ kind: 'proxy', target: ext });
+    // An owner from discovery is never overridden.
+    routes.setBackends(new Map([['stable.example.com/v1', 'other']]), new Map([['extensions', ext]]));
+    routes.addOwner('stable.example.com/v1', 'extensions');
+    expect(routes.lookup('stable.example.com', 'v1')).toBeUndefined();
+  });
 });

@@ -23,6 +23,11 @@ export class RoutingTable {
     this.targets = new Map(targets);
   }
 
+  /** One more group/version of a local backend, ahead of its next discovery refresh (an established CRD). */
+  addOwner(groupVersion: string, backend: string): void {
+    if (!this.backendOf.has(groupVersion)) this.backendOf.set(groupVersion, backend);
+  }
+
   setRemote(groupVersion: string, route: Route | undefined): void {
     if (route) this.remote.set(groupVersion, route);
     else this.remote.delete(groupVersion);
