@@ -55,6 +55,8 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
     const r = await stack.request('GET', '/readyz?verbose');
     expect(r.status).toBe(200);
     expect(r.body).toContain('[+]autoregister-completion ok');
+    for (const check of ['etcd', 'discovery-synced', 'informer-sync']) expect(r.body).toContain(`[+]${check} ok`);
+    expect((await stack.request('GET', '/livez?verbose')).body).toContain('[+]etcd ok');
   });
 
   it('answers 401 without credentials', async () => {

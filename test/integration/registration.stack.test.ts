@@ -50,6 +50,7 @@ describe('registration over NATS', () => {
     expect(core?.endpoints[0].endpoint).toBe(stack.core.url);
     expect(Buffer.from(core?.endpoints[0].caBundle ?? '', 'base64').toString()).toContain('BEGIN CERTIFICATE');
     expect(registry.current().get('v1.coordination.k8s.io')?.groupPriorityMinimum).toBe(16500);
+    expect((await stack.request('GET', '/readyz?verbose')).body).toContain('[+]nats ok');
   });
 
   it('announces a CRD group/version as source crd while the CRD is served, and withdraws it after deletion', async () => {

@@ -60,6 +60,11 @@ export class RegistrationRegistry {
   }
 
   /** Every live group/version keyed by APIService name ("v1.", "v1.apps"); an immutable snapshot. */
+  /** Whether the NATS connection is up (announcements can be heard). */
+  get isConnected(): boolean {
+    return this.connected;
+  }
+
   current(): RegistrationSnapshot {
     if (this.dirty) {
       this.snapshot = this.table.snapshot();

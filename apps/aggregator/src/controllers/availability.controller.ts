@@ -6,10 +6,12 @@ import { LeaderElection, Storage, type ResourceStore, type StorageEvent, type Wa
 import { backendGet } from '../proxy/backend.get';
 import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
 import { RoutingTable } from '../routing/routing.table';
+import { FrontDoor } from '../front-door.server';
 
 // kube re-checks every 30 s; we check every 3 s so a dead or revived backend is noticed within 5 s.
 const RESYNC_MS = 3000;
 const CHECK_TIMEOUT_MS = 5000;
+const FOLLOWED_STORES = 3;
 
 interface APIServiceSpec {
   group?: string;
@@ -54,6 +56,9 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   /** Called when the set of remote backends changed (discovery is re-fetched). */
   onTargetsChanged?: (targets: ReadonlyMap<string, { target: BackendTarget; groupVersion: string }>) => void;
   private lastTargets = '';
+  /** Stores whose watch is established (APIServices, Services, Endpoints). */
+  private readonly watching = new Set<ResourceStore>();
+  private checkedOnce = false;
 
   constructor(
     @Inject(GenericApiServer) private readonly local: GenericApiServer,
@@ -61,7 +66,12 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     @Inject(RoutingTable) private readonly routes: RoutingTable,
     @Inject(BackendAgents) private readonly agents: BackendAgents,
     @Inject(LeaderElection) private readonly election: LeaderElection,
+    @Inject(FrontDoor) frontDoor: FrontDoor,
   ) {
+    // kube's informer-sync check: APIServices, Services and Endpoints are watched and checked once.
+    frontDoor.health.add('informer-sync', () => {
+      if (this.watching.size < FOLLOWED_STORES || !this.checkedOnce) throw new Error('APIService, Service and Endpoints informers not synced yet');
+    }, ['readyz']);
     election.onLeadershipChange((leader) => {
       if (leader) void this.trigger();
     });
@@ -89,6 +99,9 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
       return this.checking;
     }
     this.checking = this.checkAll()
+      .then(() => {
+        this.checkedOnce = true;
+      })
       .catch((err: Error) => this.logger.warn(`availability check failed: ${err.message}`))
       .finally(() => {
         this.checking = undefined;
@@ -105,10 +118,12 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
       try {
         const ch = await store.watch(undefined, undefined);
         this.channels.push(ch);
+        this.watching.add(store);
         for await (const ev of ch) if (ev.type !== 'BOOKMARK' && ev.key) this.trigger();
       } catch {
         // re-watch below
       }
+      this.watching.delete(store);
       if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
     }
   }

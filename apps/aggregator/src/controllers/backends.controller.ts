@@ -74,6 +74,14 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     });
     void this.followCustomResourceDefinitions();
     this.frontDoor.health.add('autoregister-completion', () => this.checkAutoregistration(), ['readyz', 'healthz']);
+    const registry = this.registry;
+    if (registry) {
+      // Without NATS the aggregator still serves from etcd and its configured backends; it is blind (and so
+      // unready) only when NATS was its one way to learn where the backends are.
+      this.frontDoor.health.add('nats', () => {
+        if (!registry.isConnected && this.configured.size === 0) throw new Error('not connected to NATS, and no backends are configured (KUBE_AGGREGATOR_BACKENDS)');
+      }, ['readyz']);
+    }
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
