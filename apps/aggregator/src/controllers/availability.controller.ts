@@ -59,6 +59,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   /** Stores whose watch is established (APIServices, Services, Endpoints). */
   private readonly watching = new Set<ResourceStore>();
   private checkedOnce = false;
+  private gaugeNames = new Set<string>();
 
   constructor(
     @Inject(GenericApiServer) private readonly local: GenericApiServer,
@@ -137,7 +138,9 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
         const spec = svc.spec as APIServiceSpec;
         const gv = `${spec.group ?? ''}/${spec.version}`;
         if (!spec.service) {
+          // Local APIServices are always available (reason Local), and counted as such, as in kube.
           this.routes.setRemote(gv, undefined);
+          unavailable.set({ name: svc.metadata.name as string }, 0);
           return;
         }
         const verdict = await this.guardedCheck(svc.metadata.name as string, spec);
@@ -147,6 +150,10 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
         await this.writeStatus(svc, verdict);
       }),
     );
+    // A deleted APIService leaves the gauge (kube's ForgetAPIService).
+    const names = new Set(list.map((svc) => svc.metadata.name as string));
+    for (const name of this.gaugeNames) if (!names.has(name)) unavailable.remove({ name });
+    this.gaugeNames = names;
     const key = stableStringify([...targets].map(([n, t]) => [n, t.target.url.href, t.groupVersion]));
     if (key !== this.lastTargets) {
       this.lastTargets = key;
