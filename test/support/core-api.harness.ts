@@ -145,6 +145,7 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
   const port = aggregator.get(FrontDoorLifecycle).port;
   const front = await adminAccess(pki, dir, port);
   const apps = [aggregator, extensions, core];
+  await untilReady(front.request);
   return {
     ...front,
     port,
@@ -159,6 +160,19 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
       if (!opts.etcd) await etcd.stop();
     },
   };
+}
+
+/** Like `npm start`: a stack is handed out once the front door's /readyz passes (built-in APIServices exist and are Available). */
+async function untilReady(request: CoreApiHarness['request'], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    const r = await request('GET', '/readyz?verbose');
+    if (r.status === 200) return;
+    last = r.body;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the stack did not become ready in ${timeoutMs} ms:\n${last}`);
 }
 
 /** One more aggregator replica on an existing stack's etcd, PKI and backends (and NATS, when given). */
