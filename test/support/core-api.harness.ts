@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { NestFactory } from '@nestjs/core';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiServerLifecycle, type ServerConfig } from '@kube/apiserver';
+import { ApiServerLifecycle, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
@@ -119,20 +119,21 @@ export interface StackHarness extends CoreApiHarness {
  * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
-export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths } = {}): Promise<StackHarness> {
+export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions } = {}): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', {}, nats));
+  const extra = { requestLog: opts.requestLog };
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats));
   const corePort = core.get(ApiServerLifecycle).port;
-  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', {}, nats)), { logger: ['error', 'warn'] });
+  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats)), { logger: ['error', 'warn'] });
   await extensions.init();
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
   const aggregator = await NestFactory.createApplicationContext(
     AggregatorModule.forRoot({
-      server: serverConfig(pki, etcd, await freePort(), 'aggregator', {}, nats),
+      server: serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats),
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
       backends: [
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },

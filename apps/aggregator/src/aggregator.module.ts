@@ -96,7 +96,7 @@ export class AggregatorModule {
           provide: FrontDoor,
           useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents) =>
             new FrontDoor(
-              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath },
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, requestLog: s.requestLog },
               local,
               routes,
               discovery,

@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, RequestLimiter, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type UserInfo } from '@kube/apiserver';
+import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, RequestLimiter, RequestLog, requestIdOf, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type RequestLogOptions, type UserInfo } from '@kube/apiserver';
 import { AuditLog } from './audit.log';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import { impersonate } from './impersonation';
@@ -23,6 +22,7 @@ export interface FrontDoorOptions {
   maxMutatingRequestsInFlight?: number;
   requestTimeoutMs?: number;
   auditLogPath?: string;
+  requestLog?: RequestLogOptions;
 }
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -50,6 +50,7 @@ export class FrontDoor {
   private readonly audit: AuditLog;
   private server?: Server;
   private readonly limiter: RequestLimiter;
+  private readonly requestLog: RequestLog;
   routesSynced = false;
 
   constructor(
@@ -63,6 +64,7 @@ export class FrontDoor {
     this.authn = new Authenticator(options.authentication);
     this.audit = new AuditLog(options.auditLogPath);
     this.limiter = new RequestLimiter(options);
+    this.requestLog = new RequestLog({ ...options.requestLog, server: 'aggregator' });
     this.health.add('etcd', () => local.storage.ping());
     this.health.add('discovery-synced', () => {
       if (!this.routesSynced) throw new Error('backend discovery not fetched yet');
@@ -93,7 +95,9 @@ export class FrontDoor {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = Date.now();
-    const requestId = (req.headers['x-request-id'] as string | undefined) ?? randomUUID();
+    // One id per request, returned as Audit-Id and passed on to the backend (kube-aggregator forwards Audit-ID).
+    const requestId = requestIdOf(req.headers);
+    req.headers['audit-id'] = requestId;
     req.headers['x-request-id'] = requestId;
     res.setHeader('Audit-Id', requestId);
     const url = req.url ?? '/';
@@ -102,17 +106,21 @@ export class FrontDoor {
     const query = q < 0 ? '' : url.slice(q + 1);
     let user: UserInfo | undefined;
     let code = 0;
+    let longRunning = false;
     try {
       user = this.identify(req);
-      const longRunning = isWatch(req, path, query);
+      longRunning = isWatch(req, path, query);
       const identity = user;
       code = longRunning ? await this.route(req, res, path, identity) : await this.limiter.run(MUTATING_METHODS.has(req.method ?? 'GET'), res, () => this.route(req, res, path, identity));
     } catch (err) {
       code = fail(res, err);
     } finally {
+      const status = code || res.statusCode;
+      const latencyMs = Date.now() - started;
       if (this.audit.enabled) {
-        this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: code || res.statusCode, latencyMs: Date.now() - started, sourceIP: req.socket.remoteAddress ?? '' });
+        this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: status, latencyMs, sourceIP: req.socket.remoteAddress ?? '' });
       }
+      this.requestLog.done({ requestId, verb: req.method ?? '', uri: url, user: user?.name ?? '', code: status, latencyMs, longRunning });
     }
   }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, serverConfigFromEnv } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
 async function main(): Promise<void> {
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
       serviceNodePortRange: { base, size: last - base + 1 },
       allowLoopbackEndpoints: process.env.KUBE_ALLOW_LOOPBACK_ENDPOINTS === 'true',
     }),
-    { logger: ['log', 'warn', 'error'] },
+    { logger: appLogger('core-api') },
   );
   app.enableShutdownHooks();
 }

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, serverConfigFromEnv } from '@kube/apiserver';
 import { ExtensionsModule } from './extensions.module';
 
 async function main(): Promise<void> {
-  const app = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfigFromEnv('extensions', 6444)), { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfigFromEnv('extensions', 6444)), { logger: appLogger('extensions') });
   app.enableShutdownHooks();
 }
 

@@ -15,6 +15,7 @@ import { ObjectFilter } from './object.filter';
 import { parseRequestInfo, type RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject, writeStatus } from './response.writer';
+import { RequestLog, requestIdOf, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { streamWatch } from './watch.stream';
 import { OpenApiDocuments } from './openapi';
@@ -45,6 +46,8 @@ export interface ApiServerOptions {
   /** Address published in /api's serverAddressByClientCIDRs. */
   advertiseAddress?: string;
   groupPriority?: (group: string) => number;
+  /** Which requests get a log line (5xx and slow ones by default). */
+  requestLog?: RequestLogOptions;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -83,6 +86,7 @@ export class GenericApiServer {
   private server?: Server;
   private readonly limiter: RequestLimiter;
   private shuttingDown = false;
+  private readonly requestLog: RequestLog;
 
   constructor(
     readonly options: ApiServerOptions,
@@ -90,6 +94,7 @@ export class GenericApiServer {
   ) {
     this.authn = new Authenticator(options.authentication);
     this.limiter = new RequestLimiter(options);
+    this.requestLog = new RequestLog({ ...options.requestLog, server: options.component });
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);
     // A server of computed resources only (metrics-server's kind) never talks to etcd.
@@ -173,6 +178,9 @@ export class GenericApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
+    // The id the front door gave this request (or a new one): echoed as Audit-Id and in our log lines.
+    const requestId = requestIdOf(req.headers);
+    res.setHeader('Audit-Id', requestId);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -180,8 +188,9 @@ export class GenericApiServer {
     const watchParam = query.get('watch') === 'true' || query.get('watch') === '1';
     const info = parseRequestInfo(req.method ?? 'GET', path, watchParam);
     let status = 0;
+    let user: UserInfo | undefined;
     try {
-      const user = this.authn.authenticate(req);
+      user = this.authn.authenticate(req);
       // Like kube's system:public-info-viewer: health and version answer anonymous callers (probes, load balancers).
       if (!user && !isPublicPath(path)) throw Errors.unauthorized();
       if (!info.isResourceRequest || !user) {
@@ -192,7 +201,9 @@ export class GenericApiServer {
     } catch (err) {
       status = writeStatus(res, err).code;
     } finally {
-      this.record(info, status || res.statusCode, started, query);
+      const code = status || res.statusCode;
+      this.record(info, code, started, query);
+      this.requestLog.done({ requestId, verb: info.verb, uri: url, user: user?.name ?? '', code, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, longRunning: info.verb === 'watch' });
     }
   }
 

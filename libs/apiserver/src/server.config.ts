@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ApiServerOptions } from './api-server';
 import type { UserInfo } from './resource.definition';
+import { requestLogOptionsFromEnv } from './logging/request.log';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
 export interface ServerConfig {
@@ -62,6 +63,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
       maxMutatingRequestsInFlight: Number(env('KUBE_MAX_MUTATING_REQUESTS_INFLIGHT', '200')),
       requestTimeoutMs: Number(env('KUBE_REQUEST_TIMEOUT_SECONDS', '60')) * 1000,
+      requestLog: requestLogOptionsFromEnv(),
       minRequestTimeoutSeconds: Number(env('KUBE_MIN_REQUEST_TIMEOUT_SECONDS', '1800')),
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
     },

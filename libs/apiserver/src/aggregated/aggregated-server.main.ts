@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serverConfigFromEnv, type ServerConfig } from '../server.config';
+import { appLogger } from '../logging/json.logger';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
@@ -58,7 +59,7 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
   const registration = registrationFromEnv(env, serving);
   const module = spec.module({ config: announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration), registration });
-  const app = await NestFactory.createApplicationContext(module, { logger: ['log', 'warn', 'error'] });
+  const app = await NestFactory.createApplicationContext(module, { logger: appLogger(spec.component) });
   app.enableShutdownHooks();
   return app;
 }
