@@ -10,6 +10,7 @@ import { FrontDoor } from '../front-door.server';
 
 // kube re-checks every 30 s; we check every 3 s so a dead or revived backend is noticed within 5 s.
 const RESYNC_MS = 3000;
+const RETRY_UNAVAILABLE_MS = 500;
 const CHECK_TIMEOUT_MS = 5000;
 const FOLLOWED_STORES = 3;
 
@@ -60,6 +61,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   private readonly watching = new Set<ResourceStore>();
   private checkedOnce = false;
   private gaugeNames = new Set<string>();
+  private retry?: NodeJS.Timeout;
 
   constructor(
     @Inject(GenericApiServer) private readonly local: GenericApiServer,
@@ -90,6 +92,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   onApplicationShutdown(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    if (this.retry) clearTimeout(this.retry);
     this.channels.forEach((c) => c.close());
   }
 
@@ -133,6 +136,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     const handler = this.local.handler('apiregistration.k8s.io', 'apiservices');
     const list = (await handler.list(undefined, { resourceVersion: '0' })).items;
     const targets = new Map<string, { target: BackendTarget; groupVersion: string }>();
+    let anyUnavailable = false;
     await Promise.all(
       list.map(async (svc) => {
         const spec = svc.spec as APIServiceSpec;
@@ -147,9 +151,19 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
         this.routes.setRemote(gv, verdict.status === 'True' && verdict.target ? { kind: 'proxy', target: verdict.target } : { kind: 'unavailable', message: `service unavailable: ${verdict.message}` });
         if (verdict.target) targets.set(svc.metadata.name as string, { target: verdict.target, groupVersion: gv });
         unavailable.set({ name: svc.metadata.name as string }, verdict.status === 'True' ? 0 : 1);
+        if (verdict.status !== 'True') anyUnavailable = true;
         await this.writeStatus(svc, verdict);
       }),
     );
+    // A server that restarts re-registers the same objects (no change, no event): look again soon rather than
+    // at the next resync, as kube requeues a failed check with backoff.
+    if (anyUnavailable && !this.stopped && !this.retry) {
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        void this.trigger();
+      }, RETRY_UNAVAILABLE_MS);
+      this.retry.unref();
+    }
     // A deleted APIService leaves the gauge (kube's ForgetAPIService).
     const names = new Set(list.map((svc) => svc.metadata.name as string));
     for (const name of this.gaugeNames) if (!names.has(name)) unavailable.remove({ name });
