@@ -180,7 +180,9 @@ describe('new-apiserver output', () => {
     expect(def.tableColumns?.map((c) => c.name)).toEqual(['Replicas', 'Description']);
     const mod = (await import(join(root, 'apps', 'policies-apiserver', 'src', 'policies-apiserver.module.ts'))) as Record<string, { forRoot(o: { config: ServerConfig }): DynamicModule }>;
     const dynamic = mod.PoliciesApiServerModule.forRoot({ config: { etcdEndpoints: [], server: { component: 'x', bindAddress: '127.0.0.1', port: 0, tls: { certPem: '', keyPem: '' }, authentication: {} } } });
-    expect(dynamic.imports).toHaveLength(1); // no registration asked for
+    // One AggregatedApiServerModule, holding the generic server only: no registration was asked for.
+    expect(dynamic.imports).toHaveLength(1);
+    expect((dynamic.imports?.[0] as DynamicModule).imports).toHaveLength(1);
   });
 
   it('type-checks with the repository settings', async () => {

@@ -231,9 +231,9 @@ function moduleTemplate({ req, names, aggregated }: TemplateContext): string {
   const admission = req.cluster
     ? ''
     : `\n          // Like kube's NamespaceLifecycle: no ${names.plural} in missing or terminating namespaces.\n          admission: (storage) => [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces'))],`;
-  const sdkImports = req.cluster ? 'ApiServerModule' : 'ApiServerModule, NamespaceLifecycleAdmission';
+  const sdkImports = req.cluster ? 'AggregatedApiServerModule' : 'AggregatedApiServerModule, NamespaceLifecycleAdmission';
   return `import { Module, type DynamicModule } from '@nestjs/common';
-import { ${sdkImports}, SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';
+import { ${sdkImports}, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';
 import { GROUP, VERSION, ${names.resourceConst} } from './resources/${names.plural}.resource';
 
 /** The APIService that routes ${req.group}/${req.version} to this server (through Service default/${names.app}). */
@@ -246,18 +246,18 @@ export const API_SERVICE: ApiServiceIdentity = {
   versionPriority: 15,
 };
 
-/** ${names.app}: the generic API server with its resources on etcd, registered as an APIService when asked to. */
+/** ${names.app}: the generic API server with its resources on etcd, registered as an APIService when given registration options. */
 @Module({})
 export class ${names.moduleClass} {
   static forRoot(options: AggregatedServerOptions): DynamicModule {
     return {
       module: ${names.moduleClass},
       imports: [
-        ApiServerModule.forRoot({
-          config: options.config,
+        AggregatedApiServerModule.forRoot({
+          ...options,
+          apiService: API_SERVICE,
           resources: [${names.resourceConst}],${admission}
         }),
-        ...SelfRegistrationModule.when(API_SERVICE, options.registration),
       ],
     };
   }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common';
-import { ApiClient, ApiServerModule, SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity, type RegistrationTarget } from '@kube/apiserver';
+import { AggregatedApiServerModule, ApiClient, type AggregatedServerOptions, type ApiServiceIdentity, type RegistrationTarget } from '@kube/apiserver';
 import { ObjectCounter } from './object-counter';
 import { GROUP, VERSION, objectCountsResource } from './resources/objectcounts.resource';
 
@@ -40,10 +40,7 @@ export class CountsApiServerModule {
     const client = new ApiClient(options.coreApi);
     return {
       module: CountsApiServerModule,
-      imports: [
-        ApiServerModule.forRoot({ config: options.config, resources: [objectCountsResource(new ObjectCounter(client))] }),
-        ...SelfRegistrationModule.when(API_SERVICE, options.registration),
-      ],
+      imports: [AggregatedApiServerModule.forRoot({ ...options, apiService: API_SERVICE, resources: [objectCountsResource(new ObjectCounter(client))] })],
       providers: [{ provide: CORE_API, useValue: client }, CoreApiConnection],
     };
   }

@@ -1,8 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { ApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin } from '@kube/apiserver';
+import { AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
-import { SelfRegistrationModule, type AggregatedServerOptions, type ApiServiceIdentity } from '@kube/apiserver';
 import { fischersResource, wardleResources, wardleStoragePrefix } from './resources';
 import { WARDLE_GROUP, WARDLE_VERSION } from './wardle.types';
 
@@ -38,12 +37,12 @@ export class SampleApiServerModule {
     return {
       module: SampleApiServerModule,
       imports: [
-        ApiServerModule.forRoot({
-          config: options.config,
+        AggregatedApiServerModule.forRoot({
+          ...options,
+          apiService: WARDLE_API_SERVICE,
           resources: wardleResources(options.storageRoot),
           admission: (storage) => admissionPlugins(storage, options.storageRoot),
         }),
-        ...SelfRegistrationModule.when(WARDLE_API_SERVICE, options.registration),
       ],
     };
   }

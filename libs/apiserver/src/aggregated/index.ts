@@ -18,3 +18,4 @@ export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
 export { runAggregatedServer, startAggregatedServer, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
+export { AggregatedApiServerModule, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
