@@ -4,10 +4,9 @@
  * A container health probe for images without curl: GET URL (https, or http) and exit 0 on a 2xx answer,
  * 1 otherwise, printing the status and body (e.g. the failed checks of /readyz?verbose) to stderr.
  *
- * Our API servers authenticate every request, /readyz and /livez included (kube lets system:unauthenticated
- * read them through RBAC; we have no RBAC yet), so a plain HTTP probe would get 401: the probe presents a
- * client certificate. Without --ca the server certificate is not verified (the probe targets its own
- * container's loopback, so it checks liveness, not identity).
+ * /healthz, /livez and /readyz answer anonymous callers (as kube's system:public-info-viewer allows), so the
+ * client certificate is optional; pass one to probe an authenticated path. Without --ca the server certificate
+ * is not verified (the probe targets its own container's loopback, so it checks liveness, not identity).
  */
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';

@@ -1,11 +1,13 @@
 /**
  * /readyz follows etcd: unready within 5 s of etcd stopping (the etcd check pings with a 2 s timeout) and ready
- * again once it is back, with the verbose lists naming each check; no acknowledged write is lost meanwhile.
+ * again once it is back, with the verbose lists naming each check; no acknowledged write is lost meanwhile. The
+ * front door follows too, and lists its own checks (autoregistration, informer and discovery sync). /livez fails
+ * on etcd as well, as kube-apiserver's does (its livez has the etcd check).
  * Timings are printed for the issue notes, not asserted tighter than the operational promise.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
-import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+import { startCoreApi, startStack, type CoreApiHarness, type StackHarness } from '../support/core-api.harness';
 
 /** Milliseconds until `cond` holds, polling every 100 ms; NaN after `timeoutMs`. */
 async function timeUntil(cond: () => Promise<boolean>, timeoutMs: number): Promise<number> {
@@ -65,5 +67,46 @@ describe('readiness follows etcd', () => {
     const read = await api.request('GET', '/api/v1/namespaces/default/configmaps/before-outage');
     expect(read.status).toBe(200);
     expect((await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: JSON.stringify({ metadata: { name: 'after-outage' } }) })).status).toBe(201);
+  }, 60_000);
+});
+
+describe('the front door\'s readiness follows etcd', () => {
+  let etcd: EtcdProcess;
+  let stack: StackHarness;
+  const readyz = async (): Promise<number> => (await stack.request('GET', '/readyz', { anonymous: true })).status;
+
+  beforeAll(async () => {
+    etcd = await startEtcd();
+    stack = await startStack({ etcd });
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+    await etcd?.stop();
+  });
+
+  it('names its own checks on /readyz?verbose and /livez?verbose', async () => {
+    const ready = await stack.request('GET', '/readyz?verbose', { anonymous: true });
+    expect(ready.status).toBe(200);
+    for (const check of ['ping', 'etcd', 'discovery-synced', 'autoregister-completion', 'informer-sync']) expect(ready.body).toMatch(new RegExp(`^\\[\\+\\]${check} ok$`, 'm'));
+    const live = await stack.request('GET', '/livez?verbose', { anonymous: true });
+    expect(live.status).toBe(200);
+    expect(live.body).toMatch(/^\[\+\]etcd ok$/m);
+    // Readiness-only checks stay off /livez: a missing backend must not restart the front door.
+    expect(live.body).not.toMatch(/autoregister-completion|discovery-synced|informer-sync/);
+  });
+
+  it('turns unready within 5 s of etcd stopping, and ready again once it is back', async () => {
+    await etcd.stop();
+    const toUnready = await timeUntil(async () => (await readyz()) !== 200, 10_000);
+    console.log(`aggregator readyz unready ${toUnready.toFixed(0)} ms after etcd stopped`);
+    expect(toUnready).toBeLessThan(5_000);
+    expect((await stack.request('GET', '/readyz?verbose', { anonymous: true })).body).toMatch(/^\[-\]etcd failed: /m);
+
+    await etcd.restart();
+    const toReady = await timeUntil(async () => (await readyz()) === 200, 20_000);
+    console.log(`aggregator readyz ready ${toReady.toFixed(0)} ms after etcd restarted`);
+    expect(toReady).toBeLessThan(10_000);
+    expect((await stack.request('GET', '/api/v1/namespaces/default')).status).toBe(200);
   }, 60_000);
 });

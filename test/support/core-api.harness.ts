@@ -119,7 +119,7 @@ export interface StackHarness extends CoreApiHarness {
  * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
-export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions } = {}): Promise<StackHarness> {
+export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string } = {}): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
@@ -139,6 +139,7 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },
         { name: 'extensions', url: `https://127.0.0.1:${extPort}`, caPem: ca },
       ],
+      auditLogPath: opts.auditLogPath,
     }),
     { logger: ['error', 'warn'] },
   );

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { appLogger } from '@kube/apiserver';
+import { appLogger, logStartupFailure } from '@kube/apiserver';
 import { aggregatorConfigFromEnv } from './aggregator.config';
 import { AggregatorModule } from './aggregator.module';
 
@@ -10,6 +10,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  logStartupFailure('aggregator', err);
   process.exit(1);
 });

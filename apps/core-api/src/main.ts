@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { appLogger, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
 async function main(): Promise<void> {
@@ -18,6 +18,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  logStartupFailure('core-api', err);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { appLogger, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { ExtensionsModule } from './extensions.module';
 
 async function main(): Promise<void> {
@@ -9,6 +9,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  logStartupFailure('extensions', err);
   process.exit(1);
 });

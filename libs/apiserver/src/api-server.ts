@@ -178,8 +178,9 @@ export class GenericApiServer {
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = process.hrtime.bigint();
-    // The id the front door gave this request (or a new one): echoed as Audit-Id and in our log lines.
-    const requestId = requestIdOf(req.headers);
+    // The id the front door gave this request (only the front proxy's is trusted; else a new one): echoed as
+    // Audit-Id and in our log lines.
+    const requestId = requestIdOf(req.headers, this.authn.viaFrontProxy(req));
     res.setHeader('Audit-Id', requestId);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -203,7 +204,7 @@ export class GenericApiServer {
     } finally {
       const code = status || res.statusCode;
       this.record(info, code, started, query);
-      this.requestLog.done({ requestId, verb: info.verb, uri: url, user: user?.name ?? '', code, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, longRunning: info.verb === 'watch' });
+      this.requestLog.done({ requestId, verb: req.method ?? 'GET', uri: url, user: user?.name ?? '', code, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, longRunning: info.verb === 'watch' });
     }
   }
 

@@ -61,6 +61,11 @@ export class Authenticator {
     return identity.kind === 'user' ? identity.user : undefined;
   }
 
+  /** Whether the request came over the front proxy's client certificate, so its headers may be trusted. */
+  viaFrontProxy(req: IncomingMessage): boolean {
+    return this.certIdentity(req.socket as TLSSocket).kind === 'proxy';
+  }
+
   private bearer(req: IncomingMessage): string | undefined {
     const h = req.headers.authorization;
     if (!h || !/^bearer /i.test(h)) return undefined;

@@ -15,5 +15,5 @@ export { writeStatus } from './response.writer';
 export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceReference, type ServiceResolution, type ServiceResolutionFailure, type ServiceStores } from './service.resolver';
 export { closeGracefully, listenHttps } from './https.listener';
 export * from './aggregated';
-export { appLogger, JsonLogger, logFormatFromEnv, type LogFormat, type LogSink } from './logging/json.logger';
+export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFormat, type LogSink } from './logging/json.logger';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serverConfigFromEnv, type ServerConfig } from '../server.config';
-import { appLogger } from '../logging/json.logger';
+import { appLogger, logStartupFailure } from '../logging/json.logger';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
@@ -67,7 +67,7 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
 /** Starts the server; any start-up failure (bad certificate, registration refused) ends the process. */
 export function runAggregatedServer(spec: AggregatedServerSpec): void {
   startAggregatedServer(spec).catch((err: unknown) => {
-    console.error(err);
+    logStartupFailure(spec.component, err);
     process.exit(1);
   });
 }

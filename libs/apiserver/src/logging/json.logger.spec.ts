@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonLogger, appLogger, logFormatFromEnv } from './json.logger';
+import { JsonLogger, appLogger, logFormatFromEnv, logStartupFailure } from './json.logger';
 import { RequestLog, requestIdOf, requestLogOptionsFromEnv } from './request.log';
 
 function capture(): { lines: () => Array<Record<string, unknown>>; logger: JsonLogger } {
@@ -33,6 +33,15 @@ describe('JsonLogger', () => {
     expect(appLogger('x', { KUBE_LOG_FORMAT: 'text' })).toEqual(['log', 'warn', 'error', 'fatal']);
     expect(() => logFormatFromEnv({ KUBE_LOG_FORMAT: 'xml' })).toThrow('KUBE_LOG_FORMAT=xml: must be json or text');
   });
+
+  it('reports a start-up failure as a fatal JSON line with the stack', () => {
+    const out: string[] = [];
+    logStartupFailure('aggregator', new Error('KUBE_PROXY_CLIENT_CERT_FILE and KUBE_PROXY_CLIENT_KEY_FILE are required'), {}, { write: (l: string) => out.push(l) });
+    expect(out).toHaveLength(1);
+    const line = JSON.parse(out[0]) as Record<string, unknown>;
+    expect(line).toMatchObject({ level: 'fatal', component: 'aggregator', context: 'Bootstrap', msg: 'KUBE_PROXY_CLIENT_CERT_FILE and KUBE_PROXY_CLIENT_KEY_FILE are required' });
+    expect(line.stack).toMatch(/^Error: KUBE_PROXY_CLIENT_CERT_FILE/);
+  });
 });
 
 describe('request ids and request lines', () => {
@@ -41,6 +50,8 @@ describe('request ids and request lines', () => {
     expect(requestIdOf({ 'x-request-id': 'from-client' })).toBe('from-client');
     expect(requestIdOf({ 'audit-id': 'has spaces and "quotes"' })).toMatch(/^[0-9a-f-]{36}$/);
     expect(requestIdOf({})).not.toBe(requestIdOf({}));
+    // A backend ignores the id of a caller that is not the front proxy.
+    expect(requestIdOf({ 'audit-id': 'a1b2-c3' }, false)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('reads its settings from the environment', () => {
@@ -62,5 +73,12 @@ describe('request ids and request lines', () => {
       ['error', { msg: 'request failed', server: 'core-api', requestId: 'r', verb: 'get', uri: '/api/v1/namespaces', user: 'admin', code: 503, latencyMs: 3 }],
       ['warn', { msg: 'slow request', server: 'core-api', requestId: 'r', verb: 'get', uri: '/api/v1/namespaces', user: 'admin', code: 200, latencyMs: 1500 }],
     ]);
+  });
+
+  it('with every request logged, an unready health probe is a plain line, not a failure', () => {
+    const seen: unknown[] = [];
+    const log = new RequestLog({ server: 'aggregator', all: true }, { log: (l: unknown) => seen.push(['log', l]), warn: (l: unknown) => seen.push(['warn', l]), error: (l: unknown) => seen.push(['error', l]) });
+    log.done({ requestId: 'r', verb: 'GET', uri: '/readyz?verbose', user: '', code: 500, latencyMs: 2, longRunning: false });
+    expect(seen).toEqual([['log', { msg: 'request', server: 'aggregator', requestId: 'r', verb: 'GET', uri: '/readyz?verbose', user: '', code: 500, latencyMs: 2 }]]);
   });
 });

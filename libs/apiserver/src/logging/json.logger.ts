@@ -81,3 +81,18 @@ export function logFormatFromEnv(env: Readonly<Record<string, string | undefined
 export function appLogger(component: string, env: Readonly<Record<string, string | undefined>> = process.env): LoggerService | LogLevel[] {
   return logFormatFromEnv(env) === 'json' ? new JsonLogger(component) : DEFAULT_LEVELS;
 }
+
+/**
+ * A start-up failure, as the last line a service prints before exiting: a JSON `fatal` line (with the stack)
+ * in json format, the plain error otherwise (and when KUBE_LOG_FORMAT itself is what is wrong).
+ */
+export function logStartupFailure(component: string, err: unknown, env: Readonly<Record<string, string | undefined>> = process.env, sink: LogSink = process.stderr): void {
+  let format: LogFormat = 'text';
+  try {
+    format = logFormatFromEnv(env);
+  } catch {
+    // Reported as text below.
+  }
+  if (format === 'json') new JsonLogger(component, ['fatal'], sink).fatal(err instanceof Error ? err : String(err), 'Bootstrap');
+  else console.error(err);
+}

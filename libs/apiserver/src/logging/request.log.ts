@@ -13,8 +13,12 @@ const VALID_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Probes poll these; an unready answer is their job, not an incident. */
 const HEALTH_PATH = /^\/(healthz|livez|readyz)(\/|\?|$)/;
 
-/** The id of a request: the one it carries (Audit-Id, then X-Request-Id) when well-formed, else a new one. */
-export function requestIdOf(headers: IncomingHttpHeaders): string {
+/**
+ * The id of a request: the one it carries (Audit-Id, then X-Request-Id) when well-formed and `trusted`, else a
+ * new one. The front door trusts its clients' ids, as kube-apiserver does; a backend only the front proxy's.
+ */
+export function requestIdOf(headers: IncomingHttpHeaders, trusted = true): string {
+  if (!trusted) return randomUUID();
   const given = headers['audit-id'] ?? headers['x-request-id'];
   return typeof given === 'string' && VALID_ID.test(given) ? given : randomUUID();
 }
@@ -30,6 +34,7 @@ export interface RequestLogOptions {
 
 export interface RequestLogEntry {
   requestId: string;
+  /** The HTTP method, as kube-apiserver's httplog writes it. */
   verb: string;
   uri: string;
   user: string;
@@ -57,8 +62,9 @@ export class RequestLog {
   }
 
   done(entry: RequestLogEntry): void {
-    if (!this.all && HEALTH_PATH.test(entry.uri)) return;
-    const failed = entry.code >= 500;
+    const health = HEALTH_PATH.test(entry.uri);
+    if (!this.all && health) return;
+    const failed = entry.code >= 500 && !health;
     const slow = !entry.longRunning && entry.latencyMs > this.slowMs;
     if (!failed && !slow && !this.all) return;
     const { longRunning: _longRunning, ...fields } = entry;

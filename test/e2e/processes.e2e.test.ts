@@ -1,0 +1,206 @@
+/**
+ * The stack as `npm start` and the images run it: core-api, extensions and the aggregator as separate Node
+ * processes (their compiled mains, dist/apps/<name>/src/main.js, so run `npm run build` first, as `npm test`
+ * does) on a real etcd and NATS. In-process tests share one prom-client registry and one Nest logger, so only
+ * here can we see what each process itself writes and serves:
+ *
+ * - every line a service prints is one JSON object (time, level, component, context, msg), the default format,
+ *   a start-up failure included;
+ * - one request id crosses the proxy: the Audit-Id the client gets, the aggregator's audit line and request
+ *   line, and core-api's request line are the same;
+ * - after a kubectl session, each process's own /metrics has kube's request, in-flight, etcd and watch series,
+ *   the aggregator's APIService availability, and NATS registration traffic, with counts.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
+import { freePorts, startEtcd, startNats, SupervisedProcess, tempDir, type EtcdProcess, type NatsProcess } from '@kube/testing';
+import { kubectlSession, until } from '@test/support';
+
+const ROOT = join(__dirname, '..', '..');
+const SERVICES = ['core-api', 'extensions', 'aggregator'] as const;
+type Service = (typeof SERVICES)[number];
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** The sum of a metric's samples whose labels contain every `match` pair. */
+function total(exposition: string, name: string, match: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const line of exposition.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const labels = m[2] ?? '';
+    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) sum += Number(m[3]);
+  }
+  return sum;
+}
+
+const hasSample = (exposition: string, name: string): boolean => new RegExp(`^${name}(\\{[^}]*\\})? `, 'm').test(exposition);
+
+describe('the services as processes: JSON logs, one request id, metrics per process', () => {
+  let etcd: EtcdProcess;
+  let nats: NatsProcess;
+  let pki: PkiPaths;
+  let kubeconfig: string;
+  const ports = new Map<Service, number>();
+  const procs = new Map<Service, SupervisedProcess>();
+  const dir = tempDir('processes');
+  const auditLogPath = join(dir, 'audit.log');
+  const { k, ok } = kubectlSession(undefined, () => kubeconfig);
+
+  /** A GET as the admin (client certificate) to one service. */
+  const get = (service: Service, path: string, headers: Record<string, string> = {}): Promise<Answer> =>
+    new Promise((resolve, reject) => {
+      const req = httpsRequest(
+        { host: '127.0.0.1', port: ports.get(service), path, ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey), headers, agent: false },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+
+  /** Everything a service printed (stdout and stderr), line by line. */
+  const output = (service: Service): string[] => (procs.get(service)?.output() ?? '').split('\n').filter(Boolean);
+  const jsonLines = (service: Service): Array<Record<string, unknown>> => output(service).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    expect(existsSync(join(ROOT, 'dist/apps/aggregator/src/main.js')), 'run `npm run build` first').toBe(true);
+    [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), ensurePki(join(dir, 'pki'))]);
+    const [core, ext, agg] = await freePorts(3);
+    ports.set('core-api', core).set('extensions', ext).set('aggregator', agg);
+    kubeconfig = join(dir, 'kubeconfig');
+    await writeKubeconfig(kubeconfig, { server: `https://127.0.0.1:${agg}`, caPem: readFileSync(pki.caCert, 'utf8'), clientCertPem: readFileSync(pki.adminCert, 'utf8'), clientKeyPem: readFileSync(pki.adminKey, 'utf8') });
+    const common: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      KUBE_ETCD_ENDPOINTS: etcd.endpoint,
+      KUBE_NATS_URL: nats.url,
+      KUBE_BIND_ADDRESS: '127.0.0.1',
+      KUBE_TLS_CERT_FILE: pki.apiserverCert,
+      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+      KUBE_CLIENT_CA_FILE: pki.caCert,
+      KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
+      KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
+      KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
+    };
+    const extra: Record<Service, NodeJS.ProcessEnv> = {
+      // A line for every request on the two ends of the proxied request below; extensions keeps the default.
+      'core-api': { KUBE_LOG_REQUESTS: 'true' },
+      extensions: {},
+      aggregator: {
+        KUBE_LOG_REQUESTS: 'true',
+        KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
+        KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
+        KUBE_BACKEND_CA_FILE: pki.caCert,
+        KUBE_AGGREGATOR_BACKENDS: `core-api=https://127.0.0.1:${core},extensions=https://127.0.0.1:${ext}`,
+        KUBE_AUDIT_LOG_PATH: auditLogPath,
+      },
+    };
+    for (const service of SERVICES) {
+      const env = { ...common, ...extra[service], KUBE_SECURE_PORT: String(ports.get(service)) };
+      procs.set(service, new SupervisedProcess({ name: service, command: process.execPath, args: [join(ROOT, `dist/apps/${service}/src/main.js`)], env, keepLines: 100_000 }));
+    }
+    const ready = await until(async () => {
+      for (const [name, proc] of procs) if (!proc.running) throw new Error(`${proc.describeExit()}:\n${output(name).slice(-20).join('\n')}`);
+      return (await get('aggregator', '/readyz').catch(() => ({ status: 0 }))).status === 200;
+    }, 60_000);
+    expect(ready, `not ready:\n${output('aggregator').slice(-20).join('\n')}`).toBe(true);
+
+    await ok(['create', 'namespace', 'procs']);
+    await ok(['create', 'configmap', 'one', '-n', 'procs', '--from-literal=a=b']);
+    await ok(['get', 'configmaps', '-n', 'procs']);
+    await ok(['label', 'configmap', 'one', '-n', 'procs', 'seen=yes']);
+    await ok(['get', 'apiservices']);
+    // A watch through the proxy that sees the deletion, then times out.
+    const watching = k(['get', 'configmaps', '-n', 'procs', '-w', '--request-timeout=3s']);
+    await new Promise((r) => setTimeout(r, 1000));
+    await ok(['delete', 'configmap', 'one', '-n', 'procs']);
+    expect((await watching).stdout).toMatch(/^one\s+/m);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const service of [...SERVICES].reverse()) await procs.get(service)?.stop();
+    await nats?.stop();
+    await etcd?.stop();
+  });
+
+  it('writes every log line as one JSON object with time, level, component and message', () => {
+    for (const service of SERVICES) {
+      const lines = output(service);
+      expect(lines.length, service).toBeGreaterThan(0);
+      for (const line of lines) {
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        expect(entry, `${service}: ${line}`).toMatchObject({ component: service, level: expect.stringMatching(/^(info|warn|error|fatal)$/), msg: expect.any(String) });
+        expect(Date.parse(entry.time as string), line).not.toBeNaN();
+      }
+    }
+    // Nest's own start-up lines come through the same logger.
+    expect(jsonLines('core-api').some((l) => l.context === 'InstanceLoader')).toBe(true);
+    // By default (extensions) a successful request writes no line.
+    expect(jsonLines('extensions').filter((l) => l.context === 'Request' && l.code === 200)).toEqual([]);
+  });
+
+  it('reports a start-up failure as a fatal JSON line, and exits 1', async () => {
+    const broken = new SupervisedProcess({ name: 'aggregator', command: process.execPath, args: [join(ROOT, 'dist/apps/aggregator/src/main.js')], env: { PATH: process.env.PATH, KUBE_TLS_CERT_FILE: pki.apiserverCert, KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey } });
+    expect(await broken.exited).toEqual({ code: 1, signal: null });
+    const lines = broken.output().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ level: 'fatal', component: 'aggregator', context: 'Bootstrap', msg: expect.stringContaining('KUBE_PROXY_CLIENT_CERT_FILE') });
+  });
+
+  it('names a proxied request by one id in the response, the audit line and both services\' request lines', async () => {
+    const r = await get('aggregator', '/api/v1/namespaces/procs');
+    expect(r.status).toBe(200);
+    const id = r.headers['audit-id'] as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const lines = (service: Service): Array<Record<string, unknown>> => jsonLines(service).filter((l) => l.context === 'Request' && l.requestId === id);
+    const audit = (): Array<Record<string, unknown>> => (existsSync(auditLogPath) ? readFileSync(auditLogPath, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.requestId === id);
+    expect(await until(async () => lines('aggregator').length > 0 && lines('core-api').length > 0 && audit().length > 0, 5_000)).toBe(true);
+    expect(lines('aggregator')).toEqual([expect.objectContaining({ component: 'aggregator', server: 'aggregator', msg: 'request', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
+    expect(lines('core-api')).toEqual([expect.objectContaining({ component: 'core-api', server: 'core-api', msg: 'request', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
+    expect(audit()).toEqual([expect.objectContaining({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
+    // A client's own well-formed id is kept all the way through.
+    const kept = await get('aggregator', '/api/v1/namespaces/procs', { 'Audit-ID': 'kubectl-session-42' });
+    expect(kept.headers['audit-id']).toBe('kubectl-session-42');
+    expect(await until(async () => jsonLines('core-api').some((l) => l.requestId === 'kubectl-session-42'), 5_000)).toBe(true);
+  });
+
+  it('serves kube\'s request, in-flight, etcd and watch metrics from core-api, with counts from the session', async () => {
+    const metrics = (await get('core-api', '/metrics')).body;
+    expect(total(metrics, 'apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '201' })).toBeGreaterThan(0);
+    expect(total(metrics, 'apiserver_request_total', { verb: 'PATCH', resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(total(metrics, 'apiserver_request_total', { verb: 'DELETE', resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(total(metrics, 'apiserver_request_duration_seconds_count', { resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(hasSample(metrics, 'apiserver_current_inflight_requests')).toBe(true);
+    expect(total(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
+    expect(total(metrics, 'apiserver_watch_events_total', { kind: 'ConfigMap' })).toBeGreaterThan(0);
+    // core-api announces its group/versions over NATS.
+    expect(total(metrics, 'registration_messages_total', { direction: 'out' })).toBeGreaterThan(0);
+  });
+
+  it('serves the front door\'s own series from the aggregator: its requests, APIService availability, NATS traffic', async () => {
+    const metrics = (await get('aggregator', '/metrics')).body;
+    // The aggregator counts the requests it serves itself (apiregistration.k8s.io), as kube-aggregator does;
+    // proxied requests are counted by the backend that serves them.
+    expect(total(metrics, 'apiserver_request_total', { verb: 'LIST', group: 'apiregistration.k8s.io', resource: 'apiservices', code: '200' })).toBeGreaterThan(0);
+    expect(total(metrics, 'apiserver_request_duration_seconds_count', { resource: 'apiservices' })).toBeGreaterThan(0);
+    expect(hasSample(metrics, 'apiserver_current_inflight_requests')).toBe(true);
+    expect(total(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
+    expect(metrics).toMatch(/^aggregator_unavailable_apiservice\{name="v1\."\} 0$/m);
+    expect(total(metrics, 'aggregator_unavailable_apiservice')).toBe(0);
+    // It hears the backends' announcements.
+    expect(total(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
+    // And it counted none of the proxied configmap requests: those are core-api's.
+    expect(total(metrics, 'apiserver_request_total', { resource: 'configmaps' })).toBe(0);
+  });
+});
