@@ -37,10 +37,18 @@ export class Storage {
 
   /** Checks etcd answers (for /readyz); throws otherwise. */
   async ping(timeoutMs = 2000): Promise<void> {
-    await Promise.race([
-      this.client.currentRevision(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('etcd did not answer in time')), timeoutMs)),
-    ]);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.client.currentRevision(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('etcd did not answer in time')), timeoutMs);
+        }),
+      ]);
+    } finally {
+      // Probes call this every few seconds: no timer may outlive its answer.
+      clearTimeout(timer);
+    }
   }
 
   async close(): Promise<void> {
