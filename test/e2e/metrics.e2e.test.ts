@@ -5,21 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNats, type NatsProcess } from '@kube/testing';
-import { kubectlSession, startStack, type StackHarness } from '@test/support';
+import { hasMetric, kubectlSession, metricTotal, startStack, type StackHarness } from '@test/support';
 
-/** The sum of a metric's samples whose labels contain every `match` pair. */
-function total(exposition: string, name: string, match: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of exposition.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels = m[2] ?? '';
-    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) sum += Number(m[3]);
-  }
-  return sum;
-}
-
-const hasSeries = (exposition: string, name: string): boolean => new RegExp(`^${name}(\\{[^}]*\\})? `, 'm').test(exposition);
 
 describe('metrics after a kubectl session', () => {
   let nats: NatsProcess;
@@ -47,26 +34,26 @@ describe('metrics after a kubectl session', () => {
 
   it('counts requests by verb, resource and code, with durations, in-flight gauges and etcd latency', async () => {
     const metrics = await ok(['get', '--raw', '/metrics']);
-    expect(total(metrics, 'apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '201' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_total', { verb: 'DELETE', resource: 'configmaps' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_duration_seconds_count', { resource: 'configmaps' })).toBeGreaterThan(0);
-    expect(hasSeries(metrics, 'apiserver_current_inflight_requests')).toBe(true);
-    expect(total(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '201' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'DELETE', resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_duration_seconds_count', { resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(hasMetric(metrics, 'apiserver_current_inflight_requests')).toBe(true);
+    expect(metricTotal(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
     // Labelled by kind, as kube does.
-    expect(total(metrics, 'apiserver_watch_events_total', { kind: 'ConfigMap' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_watch_events_total', { kind: 'ConfigMap' })).toBeGreaterThan(0);
   });
 
   it('reports APIService availability and NATS registration traffic', async () => {
     const metrics = await ok(['get', '--raw', '/metrics']);
-    expect(hasSeries(metrics, 'aggregator_unavailable_apiservice')).toBe(true);
+    expect(hasMetric(metrics, 'aggregator_unavailable_apiservice')).toBe(true);
     expect(metrics).toMatch(/^aggregator_unavailable_apiservice\{name="v1\."\} 0$/m);
-    expect(total(metrics, 'registration_messages_total', { direction: 'out' })).toBeGreaterThan(0);
-    expect(total(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'registration_messages_total', { direction: 'out' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
   });
 
   it('serves the same series from a backend scraped directly', async () => {
     const core = await stack.core.request('GET', '/metrics');
     expect(core.status).toBe(200);
-    expect(total(core.body, 'apiserver_request_total', { resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(metricTotal(core.body, 'apiserver_request_total', { resource: 'configmaps' })).toBeGreaterThan(0);
   });
 });

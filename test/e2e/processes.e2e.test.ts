@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePorts, startEtcd, startNats, SupervisedProcess, tempDir, type EtcdProcess, type NatsProcess } from '@kube/testing';
-import { kubectlSession, until } from '@test/support';
+import { hasMetric, kubectlSession, metricTotal, until } from '@test/support';
 
 const ROOT = join(__dirname, '..', '..');
 const SERVICES = ['core-api', 'extensions', 'aggregator'] as const;
@@ -29,19 +29,6 @@ interface Answer {
   body: string;
 }
 
-/** The sum of a metric's samples whose labels contain every `match` pair. */
-function total(exposition: string, name: string, match: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of exposition.split('\n')) {
-    const m = /^([a-zA-Z_:][\w:]*)(\{[^}]*\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const labels = m[2] ?? '';
-    if (Object.entries(match).every(([k, v]) => labels.includes(`${k}="${v}"`))) sum += Number(m[3]);
-  }
-  return sum;
-}
-
-const hasSample = (exposition: string, name: string): boolean => new RegExp(`^${name}(\\{[^}]*\\})? `, 'm').test(exposition);
 
 describe('the services as processes: JSON logs, one request id, metrics per process', () => {
   let etcd: EtcdProcess;
@@ -177,30 +164,30 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
 
   it('serves kube\'s request, in-flight, etcd and watch metrics from core-api, with counts from the session', async () => {
     const metrics = (await get('core-api', '/metrics')).body;
-    expect(total(metrics, 'apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '201' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_total', { verb: 'PATCH', resource: 'configmaps' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_total', { verb: 'DELETE', resource: 'configmaps' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_duration_seconds_count', { resource: 'configmaps' })).toBeGreaterThan(0);
-    expect(hasSample(metrics, 'apiserver_current_inflight_requests')).toBe(true);
-    expect(total(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_watch_events_total', { kind: 'ConfigMap' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'POST', resource: 'configmaps', code: '201' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'PATCH', resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'DELETE', resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_duration_seconds_count', { resource: 'configmaps' })).toBeGreaterThan(0);
+    expect(hasMetric(metrics, 'apiserver_current_inflight_requests')).toBe(true);
+    expect(metricTotal(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_watch_events_total', { kind: 'ConfigMap' })).toBeGreaterThan(0);
     // core-api announces its group/versions over NATS.
-    expect(total(metrics, 'registration_messages_total', { direction: 'out' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'registration_messages_total', { direction: 'out' })).toBeGreaterThan(0);
   });
 
   it('serves the front door\'s own series from the aggregator: its requests, APIService availability, NATS traffic', async () => {
     const metrics = (await get('aggregator', '/metrics')).body;
     // The aggregator counts the requests it serves itself (apiregistration.k8s.io), as kube-aggregator does;
     // proxied requests are counted by the backend that serves them.
-    expect(total(metrics, 'apiserver_request_total', { verb: 'LIST', group: 'apiregistration.k8s.io', resource: 'apiservices', code: '200' })).toBeGreaterThan(0);
-    expect(total(metrics, 'apiserver_request_duration_seconds_count', { resource: 'apiservices' })).toBeGreaterThan(0);
-    expect(hasSample(metrics, 'apiserver_current_inflight_requests')).toBe(true);
-    expect(total(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { verb: 'LIST', group: 'apiregistration.k8s.io', resource: 'apiservices', code: '200' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'apiserver_request_duration_seconds_count', { resource: 'apiservices' })).toBeGreaterThan(0);
+    expect(hasMetric(metrics, 'apiserver_current_inflight_requests')).toBe(true);
+    expect(metricTotal(metrics, 'etcd_request_duration_seconds_count')).toBeGreaterThan(0);
     expect(metrics).toMatch(/^aggregator_unavailable_apiservice\{name="v1\."\} 0$/m);
-    expect(total(metrics, 'aggregator_unavailable_apiservice')).toBe(0);
+    expect(metricTotal(metrics, 'aggregator_unavailable_apiservice')).toBe(0);
     // It hears the backends' announcements.
-    expect(total(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
+    expect(metricTotal(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
     // And it counted none of the proxied configmap requests: those are core-api's.
-    expect(total(metrics, 'apiserver_request_total', { resource: 'configmaps' })).toBe(0);
+    expect(metricTotal(metrics, 'apiserver_request_total', { resource: 'configmaps' })).toBe(0);
   });
 });

@@ -7,3 +7,4 @@ export { startStack, startCoreApi, type StackHarness } from './core-api.harness'
 export { adminTarget, bootAggregatedServer, type AggregatedServerBoot } from './aggregated-server.boot';
 export { kubectlSession, type KubectlSession } from './kubectl.session';
 export { until } from './until';
+export { hasMetric, metricTotal } from './metrics.exposition';
