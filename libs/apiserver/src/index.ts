@@ -17,3 +17,4 @@ export { closeGracefully, listenHttps } from './https.listener';
 export * from './aggregated';
 export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFormat, type LogSink } from './logging/json.logger';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
+export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';
