@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import { appLogger, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
 async function main(): Promise<void> {
+  installLastResortHandlers('core-api');
   const [base, last] = (process.env.KUBE_SERVICE_NODE_PORT_RANGE ?? '30000-32767').split('-').map(Number);
   const app = await NestFactory.createApplicationContext(
     CoreApiModule.forRoot({

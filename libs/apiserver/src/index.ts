@@ -16,5 +16,6 @@ export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceR
 export { closeGracefully, listenHttps } from './https.listener';
 export * from './aggregated';
 export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFormat, type LogSink } from './logging/json.logger';
+export { installLastResortHandlers, type ProcessEvents } from './logging/last-resort.handler';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';

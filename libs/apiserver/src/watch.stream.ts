@@ -45,8 +45,33 @@ export function filterEvent(ev: StorageEvent, filter: ObjectFilter): { type: Wat
 }
 
 /**
+ * Resolves true once the response can take more (its buffer drained), false when it closed or the channel
+ * closed meanwhile. Waiting here lets the bounded channel fill up behind a slow client, so the channel's
+ * overflow (kube's "too slow" watcher termination) is what ends it, not unbounded buffering in the response.
+ */
+function drained(res: ServerResponse, channel: WatchChannel<StorageEvent>): Promise<boolean> {
+  if (!res.writableNeedDrain) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let cancelChannel: () => void = () => undefined;
+    const done = (ok: boolean): void => {
+      res.off('drain', onDrain);
+      res.off('close', onGone);
+      cancelChannel();
+      resolve(ok);
+    };
+    const onDrain = (): void => done(true);
+    const onGone = (): void => done(false);
+    res.on('drain', onDrain);
+    res.on('close', onGone);
+    cancelChannel = channel.onClose(onGone);
+  });
+}
+
+/**
  * Streams watch events as newline-delimited JSON, one write (flush) per event, until the timeout, the client
- * goes away or the channel ends. Never buffered or compressed.
+ * goes away or the channel ends. Never buffered or compressed. A client that stops reading holds at most one
+ * response buffer of events here; the rest wait in the bounded channel, and when that overflows the watch is
+ * closed (the connection dropped if the client still reads nothing), as kube closes unresponsive watchers.
  */
 export async function streamWatch(res: ServerResponse, channel: WatchChannel<StorageEvent>, opts: WatchStreamOptions): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
@@ -84,10 +109,14 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
         }
         write(out.type, opts.encode(object, first));
         first = false;
+        if (!(await drained(res, channel)) && (res.destroyed || channel.error)) break;
       }
       lastRV = ev.object.metadata.resourceVersion ?? lastRV;
     }
-    if (channel.error && !res.writableEnded) {
+    if (channel.error && res.writableNeedDrain) {
+      // Still stalled: nothing more can reach this client; drop the connection so it re-watches.
+      res.destroy();
+    } else if (channel.error && !res.writableEnded) {
       write('ERROR', toStatus(Errors.expired(`watch closed: ${channel.error.message}`)));
     }
   } finally {

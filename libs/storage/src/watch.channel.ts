@@ -54,9 +54,17 @@ export class WatchChannel<T> implements AsyncIterable<T> {
     return this.failure;
   }
 
-  onClose(handler: () => void): void {
-    if (this.done) handler();
-    else this.onCloseHandlers.push(handler);
+  /** Runs `handler` when the channel closes (at once if it is closed); returns a function that cancels it. */
+  onClose(handler: () => void): () => void {
+    if (this.done) {
+      handler();
+      return () => undefined;
+    }
+    this.onCloseHandlers.push(handler);
+    return () => {
+      const i = this.onCloseHandlers.indexOf(handler);
+      if (i >= 0) this.onCloseHandlers.splice(i, 1);
+    };
   }
 
   next(): Promise<IteratorResult<T>> {

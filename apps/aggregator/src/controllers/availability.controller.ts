@@ -197,7 +197,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     };
     const path = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
     try {
-      const res = await backendGet(target, this.agents, path, 'application/json', CHECK_TIMEOUT_MS);
+      const res = await backendGet(target, this.agents, path, 'application/json', { timeoutMs: CHECK_TIMEOUT_MS });
       if (res.status < 200 || res.status >= 300) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: bad status from ${target.url.origin}${path}: ${res.status}`, target };
       return { status: 'True', reason: 'Passed', message: 'all checks passed', target };
     } catch (err) {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
 import type { Socket } from 'node:net';
+import { pipeline } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { Errors, StatusError } from '@kube/apimachinery';
 import type { UserInfo } from '@kube/apiserver';
@@ -44,9 +45,11 @@ function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | 
 }
 
 /**
- * Proxies one request to a backend, streaming both bodies without buffering (watch events pass as they come,
- * with no timeout). A backend redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure
- * rejects with a 503 Status error for the caller to write.
+ * Proxies one request to a backend, streaming both bodies with backpressure (a slow client slows the backend
+ * read instead of growing the aggregator's memory; watch events pass as they come, with no timeout). A backend
+ * redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure rejects with a 503 Status error for
+ * the caller to write. When the response is finished or closed by someone else (the request timed out, the
+ * client went away) the backend request is cancelled, and a late backend answer is dropped.
  */
 export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents): Promise<number> {
   return new Promise<number>((resolve, reject) => {
@@ -60,9 +63,17 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: 
       headers: backendHeaders(req, user),
     });
     let responded = false;
+    let relayed = false;
+    const answeredElsewhere = (): boolean => res.headersSent || res.writableEnded || res.destroyed;
     upstream.on('response', (up) => {
       responded = true;
       const status = up.statusCode ?? 502;
+      if (answeredElsewhere()) {
+        // Too late: a timeout answered already, or the client is gone.
+        up.destroy();
+        resolve(res.statusCode);
+        return;
+      }
       if (status >= 300 && status < 400 && status !== 304 && up.headers.location) {
         up.resume();
         reject(new StatusError(502, 'InternalError', 'the backend attempted to redirect this request, which is not permitted'));
@@ -72,23 +83,21 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: 
       // Streams (watches: no Content-Length) get their headers at once; sized answers send headers and body
       // together, saving a TLS record per request.
       if (up.headers['content-length'] === undefined) res.flushHeaders();
-      up.on('data', (chunk: Buffer) => res.write(chunk));
-      up.on('end', () => {
-        res.end();
-        resolve(status);
-      });
-      up.on('error', () => {
-        res.destroy();
-        resolve(status);
-      });
+      // Set before pipe ends the response, so our own end never cancels a finished (pooled) exchange.
+      up.once('end', () => (relayed = true));
+      pipeline(up, res, () => resolve(status));
     });
     upstream.on('error', (err) => {
       if (responded) return;
+      if (answeredElsewhere()) {
+        resolve(res.statusCode);
+        return;
+      }
       reject(Errors.serviceUnavailable(`error trying to reach service: ${err.message}`));
     });
-    // The client went away: stop the backend request too (ends watches on both sides).
+    // The response ended without us (timeout, client gone): stop the backend request too (ends watches on both sides).
     res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (!relayed) upstream.destroy();
     });
     req.pipe(upstream);
   });

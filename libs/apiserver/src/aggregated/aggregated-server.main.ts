@@ -9,6 +9,7 @@ import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { serverConfigFromEnv, type ServerConfig } from '../server.config';
 import { appLogger, logStartupFailure } from '../logging/json.logger';
+import { installLastResortHandlers } from '../logging/last-resort.handler';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
@@ -66,6 +67,7 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
 
 /** Starts the server; any start-up failure (bad certificate, registration refused) ends the process. */
 export function runAggregatedServer(spec: AggregatedServerSpec): void {
+  installLastResortHandlers(spec.component);
   startAggregatedServer(spec).catch((err: unknown) => {
     logStartupFailure(spec.component, err);
     process.exit(1);
