@@ -59,7 +59,7 @@ export class AggregatorModule {
       module: AggregatorModule,
       providers: [
         { provide: AGGREGATOR_CONFIG, useValue: config },
-        { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints }) },
+        { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints, tls: config.server.etcdTls }) },
         {
           provide: GenericApiServer,
           useFactory: (storage: Storage) => {

@@ -65,7 +65,7 @@ export class ApiServerModule {
       global: true,
       providers: [
         { provide: SERVER_CONFIG, useValue: options.config },
-        { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints }) },
+        { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints, tls: options.config.etcdTls }) },
         {
           provide: GenericApiServer,
           useFactory: (storage: Storage) => {

@@ -3,7 +3,7 @@ export { GenericApiServer, KUBE_VERSION, type ApiServerOptions, type VersionInfo
 export { RestHandler, PATCH_CONTENT_TYPES, type FieldValidation, type ListQuery, type PatchType, type WriteOptions } from './rest.handler';
 export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.checks';
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
-export { serverConfigFromEnv, parseTokenFile, type ServerConfig } from './server.config';
+export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';
 export { nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';

@@ -1,11 +1,14 @@
 import { readFileSync } from 'node:fs';
 import type { ApiServerOptions } from './api-server';
+import type { EtcdTls } from '@kube/storage';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
 export interface ServerConfig {
   etcdEndpoints: string[];
+  /** KUBE_ETCD_CAFILE / KUBE_ETCD_CERTFILE / KUBE_ETCD_KEYFILE (kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile). */
+  etcdTls?: EtcdTls;
   natsUrl?: string;
   /** PEM of the CA that signed the serving certificate, announced as the caBundle over NATS. */
   servingCAPem?: string;
@@ -42,10 +45,17 @@ export function parseTokenFile(text: string): Map<string, UserInfo> {
   return tokens;
 }
 
+/** The etcd client TLS files, when any is set; whether they fit the endpoints is checked when connecting. */
+export function etcdTlsFromEnv(e: Readonly<Record<string, string | undefined>> = process.env): EtcdTls | undefined {
+  const [caPem, certPem, keyPem] = [e.KUBE_ETCD_CAFILE, e.KUBE_ETCD_CERTFILE, e.KUBE_ETCD_KEYFILE].map((f) => readOptional(f || undefined));
+  return caPem || certPem || keyPem ? { caPem, certPem, keyPem } : undefined;
+}
+
 export function serverConfigFromEnv(component: string, defaultPort: number): ServerConfig {
   const tokenFile = process.env.KUBE_TOKEN_AUTH_FILE;
   return {
     etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
+    etcdTls: etcdTlsFromEnv(),
     natsUrl: process.env.KUBE_NATS_URL || undefined,
     servingCAPem: readOptional(process.env.KUBE_SERVING_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE),
     server: {

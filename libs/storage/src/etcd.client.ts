@@ -2,8 +2,35 @@ import { Etcd3, type IKeyValue, type IRangeRequest, type IRangeResponse, type IT
 import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
 import { prefixEnd } from './keys';
 
+/** Client TLS for etcd, as kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile (PEM contents). */
+export interface EtcdTls {
+  /** CA to verify etcd's serving certificate; the system roots when absent. */
+  caPem?: string;
+  /** Client certificate and key, for etcd's --client-cert-auth. */
+  certPem?: string;
+  keyPem?: string;
+}
+
 export interface EtcdClientOptions {
+  /** http://host:port or https://host:port (a bare host:port is http), all with the same scheme. */
   endpoints: string[];
+  tls?: EtcdTls;
+}
+
+/**
+ * Checks the endpoints and TLS settings agree, so etcd is never reached in plaintext by mistake: every endpoint
+ * with one scheme, TLS files only with https://, a client certificate only with its key. Throws what is wrong.
+ */
+export function checkEtcdConnection(options: EtcdClientOptions): { secure: boolean } {
+  if (options.endpoints.length === 0) throw new Error('no etcd endpoints given');
+  const schemes = new Set(options.endpoints.map((e) => (/^https:\/\//i.test(e) ? 'https' : 'http')));
+  if (schemes.size > 1) throw new Error(`etcd endpoints mix http:// and https://: ${options.endpoints.join(',')}`);
+  const secure = schemes.has('https');
+  const tls = options.tls ?? {};
+  const given = [tls.caPem && 'CA file', tls.certPem && 'certificate file', tls.keyPem && 'key file'].filter(Boolean);
+  if (!secure && given.length > 0) throw new Error(`etcd TLS settings (${given.join(', ')}) are given but the etcd endpoints use http://: use https:// endpoints`);
+  if (Boolean(tls.certPem) !== Boolean(tls.keyPem)) throw new Error('an etcd client certificate needs its key, and a key its certificate');
+  return { secure };
 }
 
 export type { IKeyValue, Watcher };
@@ -35,10 +62,18 @@ export class EtcdClient {
   private revisionQueued = false;
 
   constructor(options: EtcdClientOptions) {
-    const hosts = options.endpoints.map((e) => e.replace(/^https?:\/\//, ''));
+    const { secure } = checkEtcdConnection(options);
+    // The scheme stays on the hosts: etcd3 speaks TLS (system roots) to https:// hosts without credentials.
+    const hosts = options.endpoints.map((e) => (/^https?:\/\//i.test(e) ? e : `http://${e}`));
+    const tls = options.tls;
+    const credentials =
+      secure && tls && (tls.caPem || tls.certPem)
+        ? // grpc uses the system roots for a null root certificate.
+          { rootCertificate: (tls.caPem ? Buffer.from(tls.caPem) : null) as Buffer, privateKey: tls.keyPem ? Buffer.from(tls.keyPem) : undefined, certChain: tls.certPem ? Buffer.from(tls.certPem) : undefined }
+        : undefined;
     // Watch catch-up batches up to 1000 revisions in one message: lift grpc's 4 MiB receive cap, or a
     // backlog of big objects would fail and retry forever.
-    this.raw = new Etcd3({ hosts, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
+    this.raw = new Etcd3({ hosts, credentials, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
   }
 
   async range(req: IRangeRequest, type: string, operation = 'get'): Promise<IRangeResponse> {

@@ -1,5 +1,5 @@
 import type { GroupResource } from '@kube/apimachinery';
-import { EtcdClient } from './etcd.client';
+import { EtcdClient, type EtcdTls } from './etcd.client';
 import { resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
 import { RegistryWatch } from './registry.watch';
@@ -8,6 +8,7 @@ import { WatchCache, type WatchCacheOptions } from './watch-cache';
 
 export interface StorageOptions extends WatchCacheOptions {
   endpoints: string[];
+  tls?: EtcdTls;
 }
 
 /** Entry point of the storage lib: one etcd client, one registry watch, a ResourceStore per resource. */
@@ -18,7 +19,7 @@ export class Storage {
   private readonly stores = new Map<string, ResourceStore>();
 
   constructor(private readonly options: StorageOptions) {
-    this.client = new EtcdClient({ endpoints: options.endpoints });
+    this.client = new EtcdClient({ endpoints: options.endpoints, tls: options.tls });
     this.registry = new RegistryWatch(this.client);
     this.leases = new LeaseManager(this.client);
   }
