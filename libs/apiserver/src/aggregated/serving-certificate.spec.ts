@@ -1,5 +1,5 @@
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +29,16 @@ describe('servingCertificateFromEnv', () => {
     expect(cert.subjectAltName).toBe('DNS:wardle-server.default.svc, IP Address:127.0.0.1, IP Address:10.1.2.3');
     expect(cert.checkIssued(new X509Certificate(caPem))).toBe(true);
     expect(readFileSync(files.keyFile, 'utf8')).toContain('PRIVATE KEY');
+  });
+
+  it('keeps the issued key private: directory 0700 and key 0600, also when they existed with wider modes', async () => {
+    const certs = join(dir, 'wide');
+    mkdirSync(certs, { mode: 0o755 });
+    writeFileSync(join(certs, 'apiserver.key'), 'old', { mode: 0o644 });
+    chmodSync(certs, 0o755);
+    const files = await servingCertificateFromEnv({ ...caFiles, KUBE_CERT_DIR: certs }, identity, 'unused');
+    expect(statSync(certs).mode & 0o777).toBe(0o700);
+    expect(statSync(files.keyFile).mode & 0o777).toBe(0o600);
   });
 
   it('uses a given certificate as is, with its CA from KUBE_SERVING_CA_FILE', async () => {

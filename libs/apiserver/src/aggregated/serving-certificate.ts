@@ -4,7 +4,7 @@
  * issued at every start for `<service>.<namespace>.svc` and the listen address, and written to KUBE_CERT_DIR
  * as kube-apiserver writes its generated pair to --cert-dir.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { issueCertificate, loadCertificateAuthority } from '@kube/pki';
@@ -48,9 +48,12 @@ export async function servingCertificateFromEnv(env: Env, identity: ServingIdent
   }
   const issued = await issueServingCertificate(caCert, caKey, identity);
   const dir = env.KUBE_CERT_DIR || defaultCertDir;
-  await mkdir(dir, { recursive: true });
+  // Only this server reads its key: the directory 0700, the key 0600 (chmod too: a mode applies only on create).
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
   const files = { certFile: join(dir, 'apiserver.crt'), keyFile: join(dir, 'apiserver.key') };
   await writeFile(files.certFile, issued.certPem);
   await writeFile(files.keyFile, issued.keyPem, { mode: 0o600 });
+  await chmod(files.keyFile, 0o600);
   return { ...files, caPem: issued.caPem };
 }
