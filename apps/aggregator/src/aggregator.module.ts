@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer } from '@kube/apiserver';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
@@ -17,7 +17,7 @@ import { priorityFor } from './routing/group.priorities';
 
 /** Opens the front door after every controller is wired, closes it first on shutdown. */
 @Injectable()
-export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnModuleDestroy {
+export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('Aggregator');
   port = 0;
 
@@ -42,7 +42,8 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     this.agents.destroy();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Last: Nest runs onModuleDestroy before beforeApplicationShutdown, and the steps above still need etcd. */
+  async onApplicationShutdown(): Promise<void> {
     await this.storage.close();
   }
 }

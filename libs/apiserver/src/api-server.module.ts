@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { Storage } from '@kube/storage';
 import { GenericApiServer } from './api-server';
 import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
@@ -22,7 +22,7 @@ function resolve<T>(value: T[] | ((storage: Storage) => T[]) | undefined, storag
 
 /** Starts the HTTPS listener once every module is initialised, and drains it on shutdown. */
 @Injectable()
-export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnModuleDestroy {
+export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly logger = new Logger('ApiServer');
   port = 0;
 
@@ -48,7 +48,8 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
     await this.server.close();
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** Last: Nest runs onModuleDestroy before beforeApplicationShutdown, and the steps above still need etcd. */
+  async onApplicationShutdown(): Promise<void> {
     await this.storage.close();
   }
 }
