@@ -39,6 +39,9 @@ function needsNodePorts(spec: ServiceSpec): boolean {
   return spec.type === 'NodePort' || spec.type === 'LoadBalancer';
 }
 
+/** Repair passes a key must stay unowned before it is released (kube's numRepairsBeforeLeakCleanup). */
+export const LEAK_PASSES = 3;
+
 /**
  * ClusterIP and NodePort allocation. Each allocated IP or port is one etcd key created with a create-only
  * transaction (like kube's IPAddress objects), so replicas never hand out the same one; a repair pass
@@ -46,6 +49,8 @@ function needsNodePorts(spec: ServiceSpec): boolean {
  */
 export class ServiceAllocator {
   readonly ipRange: IPv4Range;
+  /** Keys no Service held, with the number of repair passes in a row that found them so. */
+  private readonly leaks = new Map<string, number>();
 
   constructor(
     private readonly etcd: EtcdClient,
@@ -87,23 +92,34 @@ export class ServiceAllocator {
     return keys;
   }
 
-  /** Makes the allocation keys match the stored Services exactly. */
-  async repair(services: KubeObject[]): Promise<{ restored: number; released: number }> {
-    const wanted = new Map<string, string>();
-    for (const svc of services) for (const k of this.keysOf(svc)) wanted.set(k, `${svc.metadata.namespace}/${svc.metadata.name}`);
+  /**
+   * Makes the allocation keys match the stored Services, as kube's repair controllers do: the keys are read
+   * before the Services (a create that claims its key later is not seen as a leak at all), and a key no Service
+   * holds is released only after it stayed so for LEAK_PASSES passes in a row, because a create whose key was
+   * claimed just before the read may not have stored its Service yet.
+   */
+  async repair(listServices: () => Promise<KubeObject[]>): Promise<{ restored: number; released: number }> {
     const existing = new Set<string>();
     for (const prefix of [IP_PREFIX, PORT_PREFIX]) {
       const res = await this.etcd.rangePrefix(prefix, {}, 'allocations');
       for (const kv of res.kvs) existing.add(kv.key.toString());
     }
+    const wanted = new Map<string, string>();
+    for (const svc of await listServices()) for (const k of this.keysOf(svc)) wanted.set(k, `${svc.metadata.namespace}/${svc.metadata.name}`);
     let restored = 0;
     let released = 0;
     for (const [k, owner] of wanted) if (!existing.has(k) && (await this.claim(k, owner))) restored++;
+    for (const k of this.leaks.keys()) if (!existing.has(k) || wanted.has(k)) this.leaks.delete(k);
     for (const k of existing) {
-      if (!wanted.has(k)) {
-        await this.release(k);
-        released++;
+      if (wanted.has(k)) continue;
+      const passes = (this.leaks.get(k) ?? 0) + 1;
+      if (passes < LEAK_PASSES) {
+        this.leaks.set(k, passes);
+        continue;
       }
+      this.leaks.delete(k);
+      await this.release(k);
+      released++;
     }
     return { restored, released };
   }

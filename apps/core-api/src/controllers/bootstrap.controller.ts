@@ -37,8 +37,7 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
     for (const name of SYSTEM_NAMESPACES) await this.ensure('namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
     await this.ensure('services', 'default', this.kubernetesService());
     await this.ensureEndpoints();
-    const services = await this.server.handler('', 'services').list(undefined, {});
-    const repaired = await this.allocator.repair(services.items);
+    const repaired = await this.allocator.repair(async () => (await this.server.handler('', 'services').list(undefined, {})).items);
     if (repaired.restored || repaired.released) this.logger.log(`allocation repair: restored ${repaired.restored}, released ${repaired.released}`);
   }
 
