@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
-import { EtcdClient, RevisionWatcher, Storage, type RawWatchEvent, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { EtcdClient, RevisionWatcher, Storage, type RawWatchEvent, type StorageInterface, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 
 let etcd: EtcdProcess;
 let storage: Storage;
-let store: ResourceStore;
+let store: StorageInterface;
 
 const gr = { group: '', resource: 'configmaps' };
 
@@ -83,7 +83,7 @@ describe('etcd storage with kube semantics', () => {
 
   it('does not bump resourceVersion nor emit an event for a no-op update', async () => {
     const c = await store.create(cm('noop', { a: '1' }));
-    const ch = await store.watch('default', c.metadata.resourceVersion);
+    const ch = await store.watch('default', { resourceVersion: c.metadata.resourceVersion });
     const res = await store.guaranteedUpdate('default', 'noop', (cur) => ({ ...cur!, metadata: { ...cur!.metadata, resourceVersion: undefined } }));
     expect(res.changed).toBe(false);
     expect(res.object.metadata.resourceVersion).toBe(c.metadata.resourceVersion);
@@ -95,9 +95,9 @@ describe('etcd storage with kube semantics', () => {
 
   it('deletes with uid and resourceVersion preconditions', async () => {
     const c = await store.create({ ...cm('pre'), metadata: { name: 'pre', namespace: 'default', uid: 'u1' } });
-    expect(await codeOf(store.delete('default', 'pre', { uid: 'other' }))).toBe(409);
-    expect(await codeOf(store.delete('default', 'pre', { resourceVersion: '1' }))).toBe(409);
-    const deleted = await store.delete('default', 'pre', { uid: 'u1', resourceVersion: c.metadata.resourceVersion });
+    expect(await codeOf(store.delete('default', 'pre', { preconditions: { uid: 'other' } }))).toBe(409);
+    expect(await codeOf(store.delete('default', 'pre', { preconditions: { resourceVersion: '1' } }))).toBe(409);
+    const deleted = await store.delete('default', 'pre', { preconditions: { uid: 'u1', resourceVersion: c.metadata.resourceVersion } });
     expect(Number(deleted.metadata.resourceVersion)).toBeGreaterThan(Number(c.metadata.resourceVersion));
     expect(await codeOf(store.get('default', 'pre'))).toBe(404);
   });
@@ -137,7 +137,7 @@ describe('etcd storage with kube semantics', () => {
 
   it('watches from a resourceVersion in order, and answers 410 for one older than the window', async () => {
     const start = await store.create(cm('w0', {}, 'watch'));
-    const ch = await store.watch('watch', start.metadata.resourceVersion);
+    const ch = await store.watch('watch', { resourceVersion: start.metadata.resourceVersion });
     await store.create(cm('w1', {}, 'watch'));
     await store.guaranteedUpdate('watch', 'w1', (cur) => ({ ...cur!, data: { x: 'y' } }));
     await store.delete('watch', 'w1');
@@ -147,7 +147,7 @@ describe('etcd storage with kube semantics', () => {
     const revs = events.map((e) => e.revision);
     expect([...revs].sort((a, b) => a - b)).toEqual(revs);
     for (let i = 0; i < 80; i++) await store.create(cm(`churn-${i}`, {}, 'churn'));
-    expect(await codeOf(store.watch('watch', start.metadata.resourceVersion))).toBe(410);
+    expect(await codeOf(store.watch('watch', { resourceVersion: start.metadata.resourceVersion }))).toBe(410);
   });
 
   it('answers 410 Expired for a continue token once etcd compacted its revision, and a fresh list works', async () => {

@@ -83,6 +83,14 @@ export interface Status extends TypeMeta {
   code: number;
 }
 
+/** Who is making a request (kube's user.Info): from the client certificate or the front proxy headers. */
+export interface UserInfo {
+  name: string;
+  uid?: string;
+  groups: string[];
+  extra?: Record<string, string[]>;
+}
+
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
 export interface WatchEvent<T = KubeObject | Status> {

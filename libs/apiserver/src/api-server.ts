@@ -17,6 +17,7 @@ import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, typ
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject, writeStatus } from './response.writer';
 import { RequestLog, requestIdOf, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
+import { storageFor } from './source.storage';
 import { streamWatch } from './watch.stream';
 import { OpenApiDocuments } from './openapi';
 
@@ -108,8 +109,7 @@ export class GenericApiServer {
   install(defs: ResourceDefinition[], admission: AdmissionPlugin[] = []): void {
     for (const def of defs) {
       checkSource(def);
-      const prefix = def.storagePrefix ?? (def.group === '' ? def.plural : `${def.group}/${def.plural}`);
-      const handler = new RestHandler(def, this.storage.resource({ group: def.group, resource: def.plural }, prefix), admission);
+      const handler = new RestHandler(def, storageFor(def, this.storage), admission);
       const key = `${def.group}/${def.version}`;
       const byResource = this.routes.get(key) ?? new Map<string, RestHandler>();
       byResource.set(def.plural, handler);
@@ -500,7 +500,7 @@ export class GenericApiServer {
     const sendInitial = query.get('sendInitialEvents');
     let channel;
     try {
-      channel = await h.store.watch(ns, query.get('resourceVersion') ?? undefined, sendInitial === 'true');
+      channel = await h.store.watch(ns, { resourceVersion: query.get('resourceVersion') ?? undefined, sendInitialEvents: sendInitial === 'true', predicate: filter.empty ? undefined : (o) => filter.matches(o) });
     } catch (err) {
       // Like kube's watch cache: a too-old resourceVersion is an ERROR event on a 200 stream, not an HTTP error.
       if (!(isStatusError(err) && err.code === 410)) throw err;
@@ -515,14 +515,12 @@ export class GenericApiServer {
     const include = includeObject(query);
     const asTable = negotiated.as?.kind === 'Table';
     await streamWatch(res, channel, {
-      filter,
       convert: h.def.conversion || h.def.strategy?.decorate ? (obj) => h.servedOne(obj) : undefined,
       encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
       timeoutMs,
       allowBookmarks: query.get('allowWatchBookmarks') === 'true',
       initialEventsEndBookmark: sendInitial === 'true' && query.get('allowWatchBookmarks') === 'true',
       bookmarkObject: (rv) => ({ kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
-      currentRevision: () => h.store.watchCacheRevision,
       labels: { group: h.def.group, version: h.def.version, kind: h.def.kind },
     });
     return 200;

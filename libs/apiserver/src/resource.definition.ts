@@ -1,4 +1,4 @@
-import type { FieldError, KubeObject, SchemaComponents } from '@kube/apimachinery';
+import type { FieldError, KubeObject, SchemaComponents, UserInfo } from '@kube/apimachinery';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -17,13 +17,8 @@ export interface TableColumn extends TableColumnDefinition {
   cell(obj: KubeObject): unknown;
 }
 
-/** Who is making the request (from the client certificate or the front proxy headers). */
-export interface UserInfo {
-  name: string;
-  uid?: string;
-  groups: string[];
-  extra?: Record<string, string[]>;
-}
+/** Who is making the request; defined beside the object types so that storage can carry it too. */
+export type { UserInfo };
 
 /** Context handed to strategy hooks. */
 export interface RequestContext {

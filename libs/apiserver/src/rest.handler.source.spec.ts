@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
-import type { ResourceStore } from '@kube/storage';
+import type { Storage } from '@kube/storage';
 import { RestHandler } from './rest.handler';
+import { storageFor } from './source.storage';
 import type { ResourceDefinition, SourceRequest, UserInfo } from './resource.definition';
 import { servedVerbs } from './resource.definition';
 
@@ -34,13 +35,13 @@ function counter(): { def: ResourceDefinition; calls: SourceRequest[] } {
   return { def, calls };
 }
 
-// A computed resource never touches storage: a store that throws proves it.
-const noStore = new Proxy({}, { get: () => () => { throw new Error('storage used by a computed resource'); } }) as unknown as ResourceStore;
+// A computed resource never touches etcd: a Storage that throws proves it.
+const noEtcd = new Proxy({}, { get: () => () => { throw new Error('etcd storage used by a computed resource'); } }) as unknown as Storage;
 
 describe('RestHandler with a source (computed resources)', () => {
   it('serves GET from the source with type meta, and 404 for a missing object', async () => {
     const { def, calls } = counter();
-    const h = new RestHandler(def, noStore);
+    const h = new RestHandler(def, storageFor(def, noEtcd));
     const obj = await h.get(undefined, 'team-a', undefined, alice);
     expect(obj).toMatchObject({ kind: 'ObjectCount', apiVersion: 'counts.example.com/v1alpha1', metadata: { name: 'team-a' }, count: 7 });
     expect(calls[0]).toEqual({ namespace: undefined, name: 'team-a', user: alice });
@@ -50,13 +51,28 @@ describe('RestHandler with a source (computed resources)', () => {
 
   it('lists through the source and applies label and field selectors', async () => {
     const { def } = counter();
-    const h = new RestHandler(def, noStore);
+    const h = new RestHandler(def, storageFor(def, noEtcd));
     const all = await h.list(undefined, {}, alice);
     expect(all.kind).toBe('ObjectCountList');
     expect(all.items.map((o) => o.metadata.name)).toEqual(['default', 'team-a']);
     expect(all.items.every((o) => o.kind === 'ObjectCount')).toBe(true);
     expect((await h.list(undefined, { labelSelector: 'tier=user' }, alice)).items.map((o) => o.metadata.name)).toEqual(['team-a']);
     expect((await h.list(undefined, { fieldSelector: 'metadata.name=default' }, alice)).items.map((o) => o.metadata.name)).toEqual(['default']);
+  });
+
+  it('answers writes and watch with 405 MethodNotSupported', async () => {
+    const { def } = counter();
+    const store = storageFor(def, noEtcd);
+    const attempts: Array<Promise<unknown>> = [
+      store.create({ metadata: { name: 'x' } }),
+      store.guaranteedUpdate(undefined, 'default', (cur) => cur as KubeObject),
+      store.delete(undefined, 'default'),
+      store.watch(undefined),
+    ];
+    for (const attempt of attempts) {
+      const err = await attempt.catch((e: unknown) => e);
+      expect(isStatusError(err) && err.status).toMatchObject({ code: 405, reason: 'MethodNotAllowed' });
+    }
   });
 
   it('defaults a computed resource to the read verbs', () => {

@@ -16,9 +16,9 @@ import {
   type KubeObject,
   type Status,
 } from '@kube/apimachinery';
-import type { ListResult, ResourceStore } from '@kube/storage';
+import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ResourceSource, ScaleSubresource, UndoFn, UserInfo } from './resource.definition';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ScaleSubresource, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
 import { applyScale, toScale } from './scale.subresource';
 
@@ -75,7 +75,7 @@ export class RestHandler {
 
   constructor(
     readonly def: ResourceDefinition,
-    readonly store: ResourceStore,
+    readonly store: StorageInterface,
     private readonly admission: readonly AdmissionPlugin[] = [],
   ) {
     this.gr = { group: def.group, resource: def.plural };
@@ -92,39 +92,25 @@ export class RestHandler {
 
   // ---- reads ----
 
-  /** `user` is who asks: a computed resource's source sees it; stored objects do not depend on it. */
+  /** `user` is who asks: a computed resource's storage sees it; stored objects do not depend on it. */
   async get(ns: string | undefined, name: string, resourceVersion?: string, user: UserInfo = INTERNAL_USER): Promise<KubeObject> {
-    if (this.def.source) return this.getFromSource(this.def.source, ns, name, user);
-    return this.servedOne(await this.store.get(ns, name, resourceVersion));
+    return this.servedOne(await this.store.get(ns, name, { resourceVersion, user }));
   }
 
   async list(ns: string | undefined, q: ListQuery, user: UserInfo = INTERNAL_USER): Promise<KubeList & { result: ListResult }> {
     const filter = ObjectFilter.parse(q.labelSelector, q.fieldSelector, this.def);
-    if (this.def.source) return this.listFromSource(this.def.source, ns, filter, user);
     const result = await this.store.list(ns, {
       resourceVersion: q.resourceVersion,
       resourceVersionMatch: q.resourceVersionMatch,
       limit: q.limit,
       continue: q.continue,
       predicate: filter.empty ? undefined : (o) => filter.matches(o),
+      user,
     });
     const metadata: KubeList['metadata'] = { resourceVersion: result.resourceVersion };
     if (result.continue) metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
     return { kind: this.listKind, apiVersion: this.apiVersion, metadata, items: await this.served(result.items), result };
-  }
-
-  private async getFromSource(source: ResourceSource, ns: string | undefined, name: string, user: UserInfo): Promise<KubeObject> {
-    const obj = await source.get({ namespace: ns, name, user });
-    if (!obj) throw Errors.notFound(this.gr, name);
-    return this.decorated(this.withTypeMeta(obj));
-  }
-
-  /** Computed objects have no revision: the list carries none, as metrics-server's lists do. */
-  private async listFromSource(source: ResourceSource, ns: string | undefined, filter: ObjectFilter, user: UserInfo): Promise<KubeList & { result: ListResult }> {
-    const all = await source.list({ namespace: ns, user });
-    const items = (filter.empty ? all : all.filter((o) => filter.matches(o))).map((o) => this.decorated(this.withTypeMeta(o)));
-    return { kind: this.listKind, apiVersion: this.apiVersion, metadata: { resourceVersion: '' }, items, result: { items, resourceVersion: '' } };
   }
 
   withTypeMeta(obj: KubeObject): KubeObject {
@@ -400,7 +386,7 @@ export class RestHandler {
   private async finishIfFinalized(obj: KubeObject): Promise<KubeObject> {
     if (!obj.metadata.deletionTimestamp || this.hasPendingFinalizers(obj)) return obj;
     try {
-      const deleted = await this.store.delete(obj.metadata.namespace, obj.metadata.name as string, { resourceVersion: obj.metadata.resourceVersion });
+      const deleted = await this.store.delete(obj.metadata.namespace, obj.metadata.name as string, { preconditions: { resourceVersion: obj.metadata.resourceVersion } });
       await this.def.hooks?.afterDelete?.(deleted);
     } catch (err) {
       if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
@@ -428,14 +414,14 @@ export class RestHandler {
     const stored = await this.store.get(ns, name);
     // Admission sees the object in the request's version, as kube decodes it.
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
-    this.store.checkPreconditions(current, options.preconditions ?? {}, name);
+    checkPreconditions(this.gr, name, current, options.preconditions);
     await this.runValidate('DELETE', ctx, '', undefined, current);
     if (this.hasPendingFinalizers(current)) {
       if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };
       const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => clone(cur as KubeObject), true);
       return { body: object, code: 200 };
     }
-    const deleted = await this.store.delete(ns, name, { ...options.preconditions, resourceVersion: options.preconditions?.resourceVersion ?? undefined }, { dryRun });
+    const deleted = await this.store.delete(ns, name, { preconditions: options.preconditions, dryRun });
     if (!dryRun) await this.def.hooks?.afterDelete?.(deleted);
     return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: deleted.metadata.uid }), code: 200 };
   }

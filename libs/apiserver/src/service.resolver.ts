@@ -1,5 +1,5 @@
 import type { KubeObject } from '@kube/apimachinery';
-import type { ResourceStore, Storage } from '@kube/storage';
+import type { StorageInterface, Storage } from '@kube/storage';
 
 /** A Service port as APIServices and webhooks name their backend (`spec.service`, `clientConfig.service`). */
 export interface ServiceReference {
@@ -9,8 +9,8 @@ export interface ServiceReference {
   port?: number;
 }
 
-/** Reads one object by namespace and name (a ResourceStore, or a fake in tests). */
-export type ObjectReader = Pick<ResourceStore, 'tryGet'>;
+/** Reads one object by namespace and name (a StorageInterface, or a fake in tests). */
+export type ObjectReader = Pick<StorageInterface, 'tryGet'>;
 
 /** Where Services and their Endpoints are read from (etcd, through the watch caches). */
 export interface ServiceStores {
@@ -34,7 +34,7 @@ interface EndpointSubset {
 }
 
 /** The stores of core/v1 Services and Endpoints in a process's Storage. */
-export function serviceStores(storage: Storage): { services: ResourceStore; endpoints: ResourceStore } {
+export function serviceStores(storage: Storage): { services: StorageInterface; endpoints: StorageInterface } {
   return {
     services: storage.resource({ group: '', resource: 'services' }, 'services'),
     endpoints: storage.resource({ group: '', resource: 'endpoints' }, 'endpoints'),

@@ -4,11 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@kube/apimachinery';
 import { WatchChannel, type StorageEvent } from '@kube/storage';
-import { ObjectFilter } from './object.filter';
-import type { ResourceDefinition } from './resource.definition';
 import { streamWatch } from './watch.stream';
 
-const DEF = { namespaced: true } as ResourceDefinition;
 const PAYLOAD = 'x'.repeat(4096);
 
 function event(i: number): StorageEvent {
@@ -38,13 +35,11 @@ describe('streamWatch', () => {
     server = createServer((_req, res) => {
       response = res;
       void streamWatch(res, channel, {
-        filter: ObjectFilter.parse(undefined, undefined, DEF),
         encode: (obj) => obj,
         timeoutMs: 60_000,
         allowBookmarks: false,
         initialEventsEndBookmark: false,
         bookmarkObject: (rv) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: rv } }) as KubeObject,
-        currentRevision: () => 0,
         labels: { group: '', version: 'v1', kind: 'ConfigMap' },
       }).finally(() => (finished = true));
     });

@@ -1,12 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import { Errors, toStatus, type KubeObject, type WatchEventType } from '@kube/apimachinery';
 import type { StorageEvent, WatchChannel } from '@kube/storage';
-import type { ObjectFilter } from './object.filter';
 import { watchersGauge, watchEventsTotal } from './apiserver.metrics';
 import { cachedJson } from './response.writer';
 
 export interface WatchStreamOptions {
-  filter: ObjectFilter;
   /** Converts a stored object to the request's version (conversion webhooks); applied before `encode`. */
   convert?: (obj: KubeObject) => Promise<KubeObject>;
   /** Turns a stored object into what the client asked for (the object itself, or a Table row). */
@@ -16,33 +14,10 @@ export interface WatchStreamOptions {
   /** sendInitialEvents=true: a BOOKMARK annotated k8s.io/initial-events-end after the initial ADDEDs. */
   initialEventsEndBookmark: boolean;
   bookmarkObject: (resourceVersion: string) => KubeObject;
-  currentRevision: () => number;
   labels: { group: string; version: string; kind: string };
 }
 
 const BOOKMARK_INTERVAL_MS = 60_000;
-
-/**
- * Maps a storage event through the selector: entering the selection is ADDED, leaving it DELETED
- * (kube's watch filtering), otherwise the event passes or is dropped.
- */
-export function filterEvent(ev: StorageEvent, filter: ObjectFilter): { type: WatchEventType; object: KubeObject } | undefined {
-  if (ev.type === 'BOOKMARK') return undefined;
-  if (filter.empty) return { type: ev.type, object: ev.object };
-  const now = ev.type !== 'DELETED' && filter.matches(ev.object);
-  const before = ev.prevObject !== undefined && filter.matches(ev.prevObject);
-  switch (ev.type) {
-    case 'ADDED':
-      return now ? { type: 'ADDED', object: ev.object } : undefined;
-    case 'DELETED':
-      return before ? { type: 'DELETED', object: ev.object } : undefined;
-    default:
-      if (now && before) return { type: 'MODIFIED', object: ev.object };
-      if (now) return { type: 'ADDED', object: ev.object };
-      if (before) return { type: 'DELETED', object: ev.object };
-      return undefined;
-  }
-}
 
 /**
  * Resolves true once the response can take more (its buffer drained), false when it closed or the channel
@@ -72,13 +47,14 @@ function drained(res: ServerResponse, channel: WatchChannel<StorageEvent>): Prom
  * goes away or the channel ends. Never buffered or compressed. A client that stops reading holds at most one
  * response buffer of events here; the rest wait in the bounded channel, and when that overflows the watch is
  * closed (the connection dropped if the client still reads nothing), as kube closes unresponsive watchers.
+ * Selectors were applied by the storage; the channel's revision is what a periodic BOOKMARK may claim.
  */
 export async function streamWatch(res: ServerResponse, channel: WatchChannel<StorageEvent>, opts: WatchStreamOptions): Promise<void> {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   watchersGauge.inc(opts.labels);
   let first = true;
-  let lastRV = String(opts.currentRevision());
+  let lastRV = String(channel.revision);
   const write = (type: WatchEventType, object: unknown): void => {
     res.write(`{"type":"${type}","object":${typeof object === 'object' && object !== null ? cachedJson(object) : JSON.stringify(object)}}\n`);
     watchEventsTotal.inc(opts.labels);
@@ -88,7 +64,7 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   res.on('close', stop);
   // While an event is being converted, a bookmark must not claim a revision past it.
   let converting = false;
-  const bookmarkRV = (): string => (channel.pending || converting ? lastRV : String(Math.max(Number(lastRV), opts.currentRevision())));
+  const bookmarkRV = (): string => (channel.pending || converting ? lastRV : String(Math.max(Number(lastRV), channel.revision)));
   const bookmarks = opts.allowBookmarks ? setInterval(() => write('BOOKMARK', opts.bookmarkObject(bookmarkRV())), BOOKMARK_INTERVAL_MS) : undefined;
   try {
     for await (const ev of channel) {
@@ -96,21 +72,18 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
         if (opts.initialEventsEndBookmark) write('BOOKMARK', initialEventsEnd(opts.bookmarkObject(ev.object.metadata.resourceVersion ?? lastRV)));
         continue;
       }
-      const out = filterEvent(ev, opts.filter);
-      if (out) {
-        let object = out.object;
-        if (opts.convert) {
-          converting = true;
-          const converted = await convertOrReport(object, opts.convert, write);
-          converting = false;
-          // A failed conversion ends the watch after an ERROR event saying why (kube closes it); so does a gone client.
-          if (!converted || res.destroyed) break;
-          object = converted;
-        }
-        write(out.type, opts.encode(object, first));
-        first = false;
-        if (!(await drained(res, channel)) && (res.destroyed || channel.error)) break;
+      let object = ev.object;
+      if (opts.convert) {
+        converting = true;
+        const converted = await convertOrReport(object, opts.convert, write);
+        converting = false;
+        // A failed conversion ends the watch after an ERROR event saying why (kube closes it); so does a gone client.
+        if (!converted || res.destroyed) break;
+        object = converted;
       }
+      write(ev.type, opts.encode(object, first));
+      first = false;
+      if (!(await drained(res, channel)) && (res.destroyed || channel.error)) break;
       lastRV = ev.object.metadata.resourceVersion ?? lastRV;
     }
     if (channel.error && res.writableNeedDrain) {

@@ -1,6 +1,24 @@
 export { Storage, type StorageOptions } from './storage';
-export { ResourceStore, type ListOptions, type ListResult, type Preconditions, type UpdateFn, type UpdateResult } from './resource.store';
-export type { StorageEvent } from './watch-cache';
+export {
+  checkPreconditions,
+  type CreateOptions,
+  type DeleteOptions,
+  type GetOptions,
+  type ListOptions,
+  type ListResult,
+  type Preconditions,
+  type SelectionPredicate,
+  type StorageEvent,
+  type StorageInterface,
+  type UpdateFunc,
+  type UpdateOptions,
+  type UpdateResult,
+  type ValidateObjectFunc,
+  type WatchOptions,
+} from './storage.interface';
+export { EtcdStorage } from './etcd.storage';
+export { Cacher } from './cacher';
+export { WatchCache, type WatchCacheOptions } from './watch.cache';
 export { WatchChannel } from './watch.channel';
 export { EtcdClient, CompactedError, checkEtcdConnection, type EtcdClientOptions, type EtcdTls } from './etcd.client';
 export { RevisionWatcher, type RawWatchEvent } from './revision.watcher';

@@ -1,22 +1,29 @@
 import type { GroupResource } from '@kube/apimachinery';
+import { Cacher } from './cacher';
 import { EtcdClient, type EtcdTls } from './etcd.client';
+import { EtcdStorage } from './etcd.storage';
 import { resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
 import { RegistryWatch } from './registry.watch';
-import { ResourceStore } from './resource.store';
-import { WatchCache, type WatchCacheOptions } from './watch-cache';
+import type { StorageInterface } from './storage.interface';
+import { WatchCache, type WatchCacheOptions } from './watch.cache';
 
 export interface StorageOptions extends WatchCacheOptions {
   endpoints: string[];
   tls?: EtcdTls;
+  /** Serve reads and watches from a watch cache per resource (kube's --watch-cache). Default true. */
+  watchCache?: boolean;
 }
 
-/** Entry point of the storage lib: one etcd client, one registry watch, a ResourceStore per resource. */
+/**
+ * Entry point of the storage lib: one etcd client, one registry watch, and per resource an EtcdStorage behind
+ * its Cacher (the watch cache), handed out as a StorageInterface.
+ */
 export class Storage {
   readonly client: EtcdClient;
   private readonly registry: RegistryWatch;
   private readonly leases: LeaseManager;
-  private readonly stores = new Map<string, ResourceStore>();
+  private readonly stores = new Map<string, StorageInterface>();
 
   constructor(private readonly options: StorageOptions) {
     this.client = new EtcdClient({ endpoints: options.endpoints, tls: options.tls });
@@ -24,13 +31,13 @@ export class Storage {
     this.leases = new LeaseManager(this.client);
   }
 
-  /** The store of a resource kept under /registry/<storagePrefix>/. */
-  resource(resource: GroupResource, storagePrefix: string): ResourceStore {
+  /** The storage of a resource kept under /registry/<storagePrefix>/ (one per prefix, shared by its users). */
+  resource(resource: GroupResource, storagePrefix: string): StorageInterface {
     const prefix = resourcePrefix(storagePrefix);
     let store = this.stores.get(prefix);
     if (!store) {
-      const cache = new WatchCache(prefix, resource.resource, this.client, this.registry, this.options);
-      store = new ResourceStore(resource, prefix, this.client, cache, this.leases);
+      const etcd = new EtcdStorage(resource, prefix, this.client, this.leases, this.options.watcherCapacity);
+      store = this.options.watchCache === false ? etcd : new Cacher(etcd, new WatchCache(prefix, resource.resource, this.client, this.registry, this.options));
       this.stores.set(prefix, store);
     }
     return store;

@@ -9,7 +9,16 @@ export class WatchChannel<T> implements AsyncIterable<T> {
   private failure?: Error;
   private onCloseHandlers: Array<() => void> = [];
 
-  constructor(private readonly capacity = 10_000) {}
+  /** `progress` tells up to which revision every event has been pushed (a watch's position, for bookmarks). */
+  constructor(
+    private readonly capacity = 10_000,
+    private readonly progress?: () => number,
+  ) {}
+
+  /** The producer's position: every event up to this revision has been pushed (0 when it does not say). */
+  get revision(): number {
+    return this.progress?.() ?? 0;
+  }
 
   /** Items pushed but not yet consumed. */
   get pending(): number {

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { Gauge, Counter, register } from 'prom-client';
 import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { GenericApiServer, nowTimestamp, resolveServiceEndpoint, type RequestContext, type ServiceReference } from '@kube/apiserver';
-import { LeaderElection, Storage, type ResourceStore, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { LeaderElection, Storage, type StorageInterface, type StorageEvent, type WatchChannel } from '@kube/storage';
 import { backendGet } from '../proxy/backend.get';
 import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
 import { RoutingTable } from '../routing/routing.table';
@@ -47,8 +47,8 @@ function ctx(): RequestContext {
 @Injectable()
 export class AvailabilityController implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('AvailabilityController');
-  private readonly services: ResourceStore;
-  private readonly endpoints: ResourceStore;
+  private readonly services: StorageInterface;
+  private readonly endpoints: StorageInterface;
   private readonly channels: Array<WatchChannel<StorageEvent>> = [];
   private timer?: NodeJS.Timeout;
   private stopped = false;
@@ -58,7 +58,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   onTargetsChanged?: (targets: ReadonlyMap<string, { target: BackendTarget; groupVersion: string }>) => void;
   private lastTargets = '';
   /** Stores whose watch is established (APIServices, Services, Endpoints). */
-  private readonly watching = new Set<ResourceStore>();
+  private readonly watching = new Set<StorageInterface>();
   private checkedOnce = false;
   private gaugeNames = new Set<string>();
   private retry?: NodeJS.Timeout;
@@ -117,7 +117,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     return this.checking;
   }
 
-  private async follow(store: ResourceStore): Promise<void> {
+  private async follow(store: StorageInterface): Promise<void> {
     while (!this.stopped) {
       try {
         const ch = await store.watch(undefined, undefined);

@@ -4,7 +4,7 @@ import type { AdmissionAttributes, AdmissionPlugin } from '@kube/apiserver';
 import type { ListResult } from '@kube/storage';
 import { WARDLE_GROUP, type Fischer } from '../wardle.types';
 
-/** Where Fischers are read from: the app's own store of them (a ResourceStore), or a stub in tests. */
+/** Where Fischers are read from: the app's own store of them (a StorageInterface), or a stub in tests. */
 export interface FischerSource {
   list(namespace: undefined): Promise<ListResult>;
 }

@@ -1,11 +1,13 @@
-import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
+import { Errors, type KubeObject } from '@kube/apimachinery';
 import type { AdmissionAttributes, AdmissionPlugin } from '../resource.definition';
-import type { ResourceStore } from '@kube/storage';
+import type { GetOptions, StorageInterface } from '@kube/storage';
 
 /** Namespaces kube never lets anyone delete. */
 export const IMMORTAL_NAMESPACES = new Set(['default', 'kube-system', 'kube-public']);
 
 const NAMESPACES = { group: '', resource: 'namespaces' };
+/** Whatever the watch cache holds: no round trip. */
+const FROM_CACHE: GetOptions = { resourceVersion: '0' };
 
 /**
  * kube's NamespaceLifecycle admission: no content in a missing namespace (404) or a terminating one (403),
@@ -14,7 +16,7 @@ const NAMESPACES = { group: '', resource: 'namespaces' };
 export class NamespaceLifecycleAdmission implements AdmissionPlugin {
   readonly name = 'NamespaceLifecycle';
 
-  constructor(private readonly namespaces: ResourceStore) {}
+  constructor(private readonly namespaces: StorageInterface) {}
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group === '' && a.resource.plural === 'namespaces') {
@@ -33,11 +35,6 @@ export class NamespaceLifecycleAdmission implements AdmissionPlugin {
 
   /** The cached copy first (cheap); a miss is confirmed by a consistent read, as kube's lister fallback does. */
   private async lookup(name: string): Promise<KubeObject | undefined> {
-    try {
-      return await this.namespaces.get(undefined, name, '0');
-    } catch (err) {
-      if (!isStatusError(err) || err.code !== 404) throw err;
-    }
-    return this.namespaces.tryGet(undefined, name);
+    return (await this.namespaces.tryGet(undefined, name, FROM_CACHE)) ?? this.namespaces.tryGet(undefined, name);
   }
 }

@@ -3,21 +3,14 @@ import type { EtcdClient } from './etcd.client';
 import { decodeObject } from './object.codec';
 import type { RegistrySubscriber, RegistryWatch } from './registry.watch';
 import type { RawWatchEvent } from './revision.watcher';
+import type { SelectionPredicate, StorageEvent } from './storage.interface';
 import { watchCacheEvents } from './storage.metrics';
 import { WatchChannel } from './watch.channel';
-
-export interface StorageEvent {
-  /** BOOKMARK marks the end of the initial (synthetic ADDED) events of a watch. */
-  type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
-  key: string;
-  /** For DELETED: the last state, with resourceVersion set to the deletion revision. */
-  object: KubeObject;
-  prevObject?: KubeObject;
-  revision: number;
-}
+import { filterEvent } from './watch.filter';
 
 interface CacheWatcher {
   keyPrefix: string;
+  predicate?: SelectionPredicate;
   channel: WatchChannel<StorageEvent>;
 }
 
@@ -62,6 +55,9 @@ export class WatchCache implements RegistrySubscriber {
     this.historyCapacity = options.historyCapacity ?? 10_000;
     this.watcherCapacity = options.watcherCapacity ?? 10_000;
   }
+
+  /** What every watch channel reports as its position: the cache's revision (one function for all of them). */
+  private readonly position = (): number => this.current;
 
   /** Revision the cache reflects: every change up to it is applied. */
   get revision(): number {
@@ -110,20 +106,22 @@ export class WatchCache implements RegistrySubscriber {
    * Watches keyPrefix. `fromRevision` undefined: synthetic ADDED for every current object, then changes.
    * A number: changes after that revision (replayed from history; TooOldResourceVersionError if evicted).
    */
-  watch(keyPrefix: string, fromRevision?: number): WatchChannel<StorageEvent> {
-    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity);
+  watch(keyPrefix: string, fromRevision: number | undefined, predicate: SelectionPredicate | undefined): WatchChannel<StorageEvent> {
+    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, this.position);
     if (fromRevision === undefined) {
       for (const obj of this.list(keyPrefix)) {
-        channel.push({ type: 'ADDED', key: '', object: obj, revision: this.current });
+        if (!predicate || predicate(obj)) channel.push({ type: 'ADDED', key: '', object: obj, revision: this.current });
       }
       channel.push({ type: 'BOOKMARK', key: '', object: { metadata: { resourceVersion: String(this.current) } }, revision: this.current });
     } else {
       if (fromRevision < this.windowStart) throw new TooOldResourceVersionError(fromRevision, this.windowStart);
       for (const ev of this.history) {
-        if (ev.revision > fromRevision && ev.key.startsWith(keyPrefix)) channel.push(ev);
+        if (ev.revision <= fromRevision || !ev.key.startsWith(keyPrefix)) continue;
+        const out = predicate ? filterEvent(ev, predicate) : ev;
+        if (out) channel.push(out);
       }
     }
-    const watcher: CacheWatcher = { keyPrefix, channel };
+    const watcher: CacheWatcher = { keyPrefix, predicate, channel };
     this.watchers.add(watcher);
     channel.onClose(() => this.watchers.delete(watcher));
     return channel;
@@ -182,7 +180,11 @@ export class WatchCache implements RegistrySubscriber {
       if (!ev) continue;
       watchCacheEvents.inc({ resource: this.resource });
       this.record(ev);
-      for (const w of this.watchers) if (ev.key.startsWith(w.keyPrefix)) w.channel.push(ev);
+      for (const w of this.watchers) {
+        if (!ev.key.startsWith(w.keyPrefix)) continue;
+        const out = w.predicate ? filterEvent(ev, w.predicate) : ev;
+        if (out) w.channel.push(out);
+      }
     }
     if (revision > this.current) this.current = revision;
   }

@@ -1,0 +1,107 @@
+import { Errors, type GroupResource, type KubeObject } from '@kube/apimachinery';
+import { collectionKey, objectKey } from './keys';
+import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
+import type {
+  CreateOptions,
+  DeleteOptions,
+  GetOptions,
+  ListOptions,
+  ListResult,
+  StorageEvent,
+  StorageInterface,
+  UpdateFunc,
+  UpdateOptions,
+  UpdateResult,
+  WatchOptions,
+} from './storage.interface';
+import { TooOldResourceVersionError, type WatchCache } from './watch.cache';
+import type { WatchChannel } from './watch.channel';
+
+const READ_FRESHNESS_TIMEOUT_MS = 3000;
+
+/**
+ * kube's Cacher: the watch cache as a decorator over another StorageInterface (the etcd one). Writes go to the
+ * wrapped storage; GET and LIST are served from memory whenever the requested resourceVersion allows it
+ * ("0": whatever the cache holds; unset: once the cache is proven as fresh as etcd; N: once it reached N),
+ * else they are delegated; WATCH always reads the cache's event window.
+ */
+export class Cacher implements StorageInterface {
+  constructor(
+    private readonly storage: StorageInterface,
+    private readonly cache: WatchCache,
+  ) {}
+
+  get resource(): GroupResource {
+    return this.storage.resource;
+  }
+
+  start(): Promise<void> {
+    return this.cache.start();
+  }
+
+  create(obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    return this.storage.create(obj, opts);
+  }
+
+  guaranteedUpdate(namespace: string | undefined, name: string, tryUpdate: UpdateFunc, opts?: UpdateOptions): Promise<UpdateResult> {
+    return this.storage.guaranteedUpdate(namespace, name, tryUpdate, opts);
+  }
+
+  delete(namespace: string | undefined, name: string, opts?: DeleteOptions): Promise<KubeObject> {
+    return this.storage.delete(namespace, name, opts);
+  }
+
+  async get(namespace: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject> {
+    const obj = await this.tryGet(namespace, name, opts);
+    if (!obj) throw Errors.notFound(this.storage.resource, name);
+    return obj;
+  }
+
+  async tryGet(namespace: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject | undefined> {
+    const rv = parseResourceVersion(opts?.resourceVersion);
+    if (rv === 0) await this.cache.start();
+    else if (!(await this.fresh(rv))) return this.storage.tryGet(namespace, name, opts);
+    return this.cache.get(objectKey(this.cache.prefix, namespace, name));
+  }
+
+  async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
+    if (shouldDelegateList(opts)) return this.storage.list(namespace, opts);
+    const { resourceVersion: rv } = parseListOptions(opts);
+    if (rv === 0) await this.cache.start();
+    else if (!(await this.fresh(rv))) return this.storage.list(namespace, opts);
+    const all = this.cache.list(collectionKey(this.cache.prefix, namespace));
+    return { items: opts.predicate ? all.filter(opts.predicate) : all, resourceVersion: String(this.cache.revision) };
+  }
+
+  async watch(namespace: string | undefined, opts: WatchOptions = {}): Promise<WatchChannel<StorageEvent>> {
+    const rv = parseResourceVersion(opts.resourceVersion);
+    if (rv === 0) await this.cache.start();
+    else await this.fresh(rv);
+    const initial = rv === undefined || rv === 0 || opts.sendInitialEvents === true;
+    try {
+      return this.cache.watch(collectionKey(this.cache.prefix, namespace), initial ? undefined : rv, opts.predicate);
+    } catch (err) {
+      if (err instanceof TooOldResourceVersionError) throw Errors.tooOldResourceVersion(err.requested, err.oldest);
+      throw err;
+    }
+  }
+
+  /**
+   * Whether the cache may answer: unset, once proven as fresh as etcd (false when that takes too long: the
+   * caller reads etcd); N, once the cache reached N (504 when it does not in time).
+   */
+  private async fresh(rv: number | undefined): Promise<boolean> {
+    if (rv === undefined) return this.cache.waitUntilFresh(READ_FRESHNESS_TIMEOUT_MS);
+    if (await this.cache.waitForRevision(rv, READ_FRESHNESS_TIMEOUT_MS)) return true;
+    throw tooLargeResourceVersion(rv, this.cache.revision);
+  }
+}
+
+/**
+ * Lists the cache cannot answer (kube's shouldDelegateList): a continue token or an exact resourceVersion
+ * (pages of a past revision), and a paged consistent list, so that its continue token reads the same revision.
+ */
+function shouldDelegateList(opts: ListOptions): boolean {
+  if (opts.continue || opts.resourceVersionMatch === 'Exact') return true;
+  return (opts.resourceVersion === undefined || opts.resourceVersion === '') && !!opts.limit && opts.limit > 0;
+}

@@ -1,0 +1,264 @@
+import { Errors, type GroupResource, type KubeObject } from '@kube/apimachinery';
+import { encodeContinueToken } from './continue-token';
+import { CompactedError, type EtcdClient } from './etcd.client';
+import { collectionKey, objectKey } from './keys';
+import type { LeaseManager } from './lease.manager';
+import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
+import { decodeObject, encodeObject } from './object.codec';
+import { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
+import {
+  checkPreconditions,
+  type CreateOptions,
+  type DeleteOptions,
+  type GetOptions,
+  type ListOptions,
+  type ListResult,
+  type StorageEvent,
+  type StorageInterface,
+  type UpdateFunc,
+  type UpdateOptions,
+  type UpdateResult,
+  type WatchOptions,
+} from './storage.interface';
+import { WatchChannel } from './watch.channel';
+import { filterEvent } from './watch.filter';
+
+const MAX_CONFLICT_RETRIES = 16;
+
+interface StoredObject {
+  object: KubeObject;
+  bytes: Buffer;
+  modRevision: number;
+  lease?: string;
+}
+
+/**
+ * kube's etcd3 store for one resource, under /registry/<prefix>/[<namespace>/]<name>: resourceVersion is the
+ * etcd mod revision, creates are create-only transactions, updates are transactions conditioned on the mod
+ * revision read (retried on conflict), identical bytes are not written, lists page at one revision with
+ * continue tokens, and a compacted revision answers 410. Every call is an etcd round trip: the Cacher in
+ * front of it serves reads and watches from memory.
+ */
+export class EtcdStorage implements StorageInterface {
+  constructor(
+    readonly resource: GroupResource,
+    readonly prefix: string,
+    private readonly client: EtcdClient,
+    private readonly leases: LeaseManager,
+    private readonly watcherCapacity = 10_000,
+  ) {}
+
+  private get type(): string {
+    return this.resource.resource;
+  }
+
+  start(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async create(obj: KubeObject, opts: CreateOptions = {}): Promise<KubeObject> {
+    const name = obj.metadata.name as string;
+    const key = objectKey(this.prefix, obj.metadata.namespace, name);
+    if (opts.dryRun) {
+      if (await this.client.getKey(key, this.type)) throw Errors.alreadyExists(this.resource, name);
+      return obj;
+    }
+    const lease = opts.ttlSeconds ? await this.leases.leaseFor(opts.ttlSeconds) : undefined;
+    const res = await this.client.txn(
+      {
+        compare: [{ key: Buffer.from(key), target: 'Create', result: 'Equal', create_revision: 0 }],
+        success: [{ request_put: { key: Buffer.from(key), value: encodeObject(obj), lease } }],
+        failure: [],
+      },
+      this.type,
+      'create',
+    );
+    if (!res.succeeded) throw Errors.alreadyExists(this.resource, name);
+    return { ...obj, metadata: { ...obj.metadata, resourceVersion: res.header.revision } };
+  }
+
+  async get(namespace: string | undefined, name: string, opts: GetOptions = {}): Promise<KubeObject> {
+    const obj = await this.tryGet(namespace, name, opts);
+    if (!obj) throw Errors.notFound(this.resource, name);
+    return obj;
+  }
+
+  /** Reads the latest state; a resourceVersion newer than etcd's revision is 504, as kube's etcd3 store answers. */
+  async tryGet(namespace: string | undefined, name: string, opts: GetOptions = {}): Promise<KubeObject | undefined> {
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const res = await this.client.range({ key: Buffer.from(objectKey(this.prefix, namespace, name)) }, this.type);
+    if (rv && rv > Number(res.header.revision)) throw tooLargeResourceVersion(rv, Number(res.header.revision));
+    const kv = res.kvs[0];
+    return kv ? decodeObject(kv.value, kv.mod_revision) : undefined;
+  }
+
+  async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
+    const keyPrefix = collectionKey(this.prefix, namespace);
+    const req = parseListOptions(opts);
+    if (req.token) return this.listAt(keyPrefix, opts, req.token.resourceVersion, keyPrefix + req.token.startKey);
+    if (req.match === 'Exact') return this.listAt(keyPrefix, opts, req.resourceVersion as number);
+    const result = await this.listAt(keyPrefix, opts, 0);
+    const rv = req.resourceVersion;
+    if (rv && rv > Number(result.resourceVersion)) throw tooLargeResourceVersion(rv, Number(result.resourceVersion));
+    return result;
+  }
+
+  /** Pages through etcd at one revision (0: the current one), filling up to `limit` matching items. */
+  private async listAt(keyPrefix: string, opts: ListOptions, revision: number, startKey?: string): Promise<ListResult> {
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : 0;
+    const items: KubeObject[] = [];
+    let start = startKey;
+    let readRevision = revision;
+    for (;;) {
+      let res;
+      try {
+        res = await this.client.rangePrefix(keyPrefix, { start, limit, revision: readRevision }, this.type);
+      } catch (err) {
+        if (err instanceof CompactedError) throw opts.continue ? Errors.continueExpired() : Errors.tooOldResourceVersion(revision, 'compacted');
+        throw err;
+      }
+      if (readRevision === 0) readRevision = Number(res.header.revision);
+      let lastKey = '';
+      let stoppedEarly = false;
+      for (let i = 0; i < res.kvs.length; i++) {
+        const kv = res.kvs[i];
+        lastKey = kv.key.toString();
+        const obj = decodeObject(kv.value, kv.mod_revision);
+        if (!opts.predicate || opts.predicate(obj)) items.push(obj);
+        if (limit && items.length >= limit) {
+          stoppedEarly = i < res.kvs.length - 1 || res.more;
+          break;
+        }
+      }
+      const more = stoppedEarly || (res.more && (!limit || items.length < limit));
+      if (!limit || !more) return { items, resourceVersion: String(readRevision) };
+      if (items.length >= limit) {
+        const result: ListResult = {
+          items,
+          resourceVersion: String(readRevision),
+          continue: encodeContinueToken({ resourceVersion: readRevision, startKey: lastKey.slice(keyPrefix.length) + '\u0000' }),
+        };
+        if (!opts.predicate) {
+          const { count } = await this.client.countPrefix(keyPrefix, this.type, readRevision).catch(() => ({ count: -1 }));
+          const remaining = count - (await this.countBefore(keyPrefix, lastKey, readRevision));
+          if (count >= 0 && remaining >= 0) result.remainingItemCount = remaining;
+        }
+        return result;
+      }
+      start = lastKey + '\u0000';
+    }
+  }
+
+  /** Number of keys in [keyPrefix, upTo] at a revision (for remainingItemCount). */
+  private async countBefore(keyPrefix: string, upTo: string, revision: number): Promise<number> {
+    const res = await this.client.range(
+      { key: Buffer.from(keyPrefix), range_end: Buffer.from(upTo + '\u0000'), count_only: true, revision },
+      this.type,
+      'count',
+    );
+    return Number(res.count);
+  }
+
+  async guaranteedUpdate(namespace: string | undefined, name: string, tryUpdate: UpdateFunc, opts: UpdateOptions = {}): Promise<UpdateResult> {
+    const key = objectKey(this.prefix, namespace, name);
+    let current = await this.readForUpdate(key);
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      if (!current && !opts.ignoreNotFound) throw Errors.notFound(this.resource, name);
+      if (current) checkPreconditions(this.resource, name, current.object, opts.preconditions);
+      const desired = await tryUpdate(current?.object);
+      const bytes = encodeObject(desired);
+      if (current && bytes.equals(current.bytes)) return { object: current.object, created: false, changed: false };
+      if (opts.dryRun) return { object: desired, created: !current, changed: true };
+      const res = await this.client.txn(
+        {
+          compare: [current ? { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: current.modRevision } : { key: Buffer.from(key), target: 'Create', result: 'Equal', create_revision: 0 }],
+          success: [{ request_put: { key: Buffer.from(key), value: bytes, lease: current?.lease } }],
+          failure: [{ request_range: { key: Buffer.from(key) } }],
+        },
+        this.type,
+        'update',
+      );
+      if (res.succeeded) {
+        return { object: { ...desired, metadata: { ...desired.metadata, resourceVersion: res.header.revision } }, created: !current, changed: true };
+      }
+      // The failed transaction read the key: the next attempt starts from what won, without another round trip.
+      const kv = res.responses[0]?.response_range?.kvs[0];
+      current = kv ? { object: decodeObject(kv.value, kv.mod_revision), bytes: kv.value, modRevision: Number(kv.mod_revision), lease: kv.lease } : undefined;
+    }
+    throw Errors.modified(this.resource, name);
+  }
+
+  private async readForUpdate(key: string): Promise<StoredObject | undefined> {
+    const kv = await this.client.getKey(key, this.type);
+    if (!kv) return undefined;
+    return { object: decodeObject(kv.value, kv.mod_revision), bytes: kv.value, modRevision: Number(kv.mod_revision), lease: kv.lease === '0' ? undefined : kv.lease };
+  }
+
+  async delete(namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<KubeObject> {
+    const key = objectKey(this.prefix, namespace, name);
+    for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
+      const current = await this.readForUpdate(key);
+      if (!current) throw Errors.notFound(this.resource, name);
+      checkPreconditions(this.resource, name, current.object, opts.preconditions);
+      await opts.validateDeletion?.(current.object);
+      if (opts.dryRun) return current.object;
+      const res = await this.client.txn(
+        {
+          compare: [{ key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: current.modRevision }],
+          success: [{ request_delete_range: { key: Buffer.from(key) } }],
+          failure: [],
+        },
+        this.type,
+        'delete',
+      );
+      if (res.succeeded) return { ...current.object, metadata: { ...current.object.metadata, resourceVersion: res.header.revision } };
+    }
+    throw Errors.modified(this.resource, name);
+  }
+
+  /**
+   * A watch of its own on etcd (what serves watches when no Cacher is in front): the initial state read at one
+   * revision, then etcd's events after it. A compacted start is 410, before or during the watch.
+   */
+  async watch(namespace: string | undefined, opts: WatchOptions = {}): Promise<WatchChannel<StorageEvent>> {
+    const keyPrefix = collectionKey(this.prefix, namespace);
+    const rv = parseResourceVersion(opts.resourceVersion);
+    const predicate = opts.predicate;
+    let position = rv ?? 0;
+    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, () => position);
+    if (rv === undefined || rv === 0 || opts.sendInitialEvents) {
+      const res = await this.client.rangePrefix(keyPrefix, {}, this.type);
+      position = Number(res.header.revision);
+      for (const kv of res.kvs) {
+        const object = decodeObject(kv.value, kv.mod_revision);
+        if (!predicate || predicate(object)) channel.push({ type: 'ADDED', key: kv.key.toString(), object, revision: position });
+      }
+      channel.push({ type: 'BOOKMARK', key: '', object: { metadata: { resourceVersion: String(position) } }, revision: position });
+    }
+    const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
+      onEvents: (events) => {
+        for (const raw of events) {
+          const ev = toStorageEvent(raw);
+          const out = predicate ? filterEvent(ev, predicate) : ev;
+          if (out) channel.push(out);
+        }
+        position = events[events.length - 1].modRevision;
+      },
+      onProgress: (revision) => (position = revision),
+      onError: (err) => channel.close(err instanceof CompactedError ? Errors.tooOldResourceVersion(position + 1, 'compacted') : err),
+    });
+    watcher.start();
+    channel.onClose(() => void watcher.stop());
+    return channel;
+  }
+}
+
+function toStorageEvent(raw: RawWatchEvent): StorageEvent {
+  const prevObject = raw.prevValue ? decodeObject(raw.prevValue, raw.modRevision) : undefined;
+  if (raw.type === 'delete') {
+    const object = prevObject ?? { metadata: { resourceVersion: String(raw.modRevision) } };
+    return { type: 'DELETED', key: raw.key, object, prevObject, revision: raw.modRevision };
+  }
+  const object = decodeObject(raw.value as Buffer, raw.modRevision);
+  return { type: prevObject ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject, revision: raw.modRevision };
+}
