@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isStatusError, type GroupResource, type KubeObject, type Status } from '@kube/apimachinery';
+import { startEtcd, type EtcdProcess } from '@kube/testing';
+import { Cacher } from './cacher';
+import { EtcdClient } from './etcd.client';
+import { EtcdStorage } from './etcd.storage';
+import { resourcePrefix } from './keys';
+import { LeaseManager } from './lease.manager';
+import { RegistryWatch } from './registry.watch';
+import type { CreateOptions, DeleteOptions, GetOptions, ListOptions, ListResult, StorageEvent, StorageInterface, UpdateFunc, UpdateOptions, UpdateResult, WatchOptions } from './storage.interface';
+import { WatchCache } from './watch.cache';
+import type { WatchChannel } from './watch.channel';
+
+/** The wrapped storage, counting what reaches it: whatever the Cacher serves itself never shows up here. */
+class CountingStorage implements StorageInterface {
+  readonly calls: string[] = [];
+  constructor(private readonly inner: StorageInterface) {}
+  get resource(): GroupResource {
+    return this.inner.resource;
+  }
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+  get(ns: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject> {
+    this.calls.push('get');
+    return this.inner.get(ns, name, opts);
+  }
+  tryGet(ns: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject | undefined> {
+    this.calls.push('tryGet');
+    return this.inner.tryGet(ns, name, opts);
+  }
+  list(ns: string | undefined, opts?: ListOptions): Promise<ListResult> {
+    this.calls.push('list');
+    return this.inner.list(ns, opts);
+  }
+  create(obj: KubeObject, opts?: CreateOptions): Promise<KubeObject> {
+    this.calls.push('create');
+    return this.inner.create(obj, opts);
+  }
+  guaranteedUpdate(ns: string | undefined, name: string, tryUpdate: UpdateFunc, opts?: UpdateOptions): Promise<UpdateResult> {
+    this.calls.push('guaranteedUpdate');
+    return this.inner.guaranteedUpdate(ns, name, tryUpdate, opts);
+  }
+  delete(ns: string | undefined, name: string, opts?: DeleteOptions): Promise<KubeObject> {
+    this.calls.push('delete');
+    return this.inner.delete(ns, name, opts);
+  }
+  watch(ns: string | undefined, opts?: WatchOptions): Promise<WatchChannel<StorageEvent>> {
+    this.calls.push('watch');
+    return this.inner.watch(ns, opts);
+  }
+}
+
+let etcd: EtcdProcess;
+let client: EtcdClient;
+let registry: RegistryWatch;
+let wrapped: CountingStorage;
+let cacher: Cacher;
+const gr = { group: 'example.com', resource: 'gadgets' };
+
+function gadget(name: string, ns: string, labels?: Record<string, string>): KubeObject {
+  return { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: ns, labels }, spec: {} };
+}
+
+async function statusOf(p: Promise<unknown>): Promise<Status> {
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!isStatusError(err)) throw new Error(`expected a StatusError, got ${String(err)}`);
+  return err.status;
+}
+
+async function take(ch: WatchChannel<StorageEvent>, n: number): Promise<StorageEvent[]> {
+  const out: StorageEvent[] = [];
+  while (out.length < n) {
+    const next = await ch.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
+}
+
+const names = (items: KubeObject[]): string[] => items.map((o) => o.metadata.name as string);
+const relabel = (team: string) => (cur: KubeObject | undefined): KubeObject => ({ ...(cur as KubeObject), metadata: { ...(cur as KubeObject).metadata, labels: { team } } });
+
+beforeAll(async () => {
+  etcd = await startEtcd();
+  client = new EtcdClient({ endpoints: [etcd.endpoint] });
+  registry = new RegistryWatch(client);
+  const prefix = resourcePrefix('example.com/gadgets');
+  wrapped = new CountingStorage(new EtcdStorage(gr, prefix, client, new LeaseManager(client)));
+  cacher = new Cacher(wrapped, new WatchCache(prefix, gr.resource, client, registry, { historyCapacity: 20 }));
+  await cacher.start();
+});
+
+beforeEach(() => {
+  wrapped.calls.length = 0;
+});
+
+afterAll(async () => {
+  await registry?.stop();
+  client?.close();
+  await etcd?.stop();
+});
+
+describe('Cacher (the watch cache as a decorator)', () => {
+  it('sends writes to the wrapped storage and serves reads of every resourceVersion kind from memory', async () => {
+    const a = await cacher.create(gadget('a', 'ns1'));
+    await cacher.guaranteedUpdate('ns1', 'a', relabel('x'));
+    await cacher.create(gadget('b', 'ns1'));
+    await cacher.delete('ns1', 'b');
+    expect(wrapped.calls).toEqual(['create', 'guaranteedUpdate', 'create', 'delete']);
+    wrapped.calls.length = 0;
+    // A consistent read right after the writes sees them: the cache is proven as fresh as etcd first.
+    expect((await cacher.get('ns1', 'a')).metadata.labels).toEqual({ team: 'x' });
+    expect(await cacher.tryGet('ns1', 'b')).toBeUndefined();
+    expect((await statusOf(cacher.get('ns1', 'b'))).code).toBe(404);
+    expect(names((await cacher.list('ns1')).items)).toEqual(['a']);
+    expect((await cacher.get('ns1', 'a', { resourceVersion: '0' })).metadata.name).toBe('a');
+    expect((await cacher.get('ns1', 'a', { resourceVersion: a.metadata.resourceVersion })).metadata.name).toBe('a');
+    const notOlder = await cacher.list('ns1', { resourceVersion: a.metadata.resourceVersion, resourceVersionMatch: 'NotOlderThan', predicate: (o) => o.metadata.labels?.team === 'x' });
+    expect(names(notOlder.items)).toEqual(['a']);
+    expect(Number(notOlder.resourceVersion)).toBeGreaterThanOrEqual(Number(a.metadata.resourceVersion));
+    // resourceVersion=0 ignores limit, as kube's cache does.
+    expect((await cacher.list('ns1', { resourceVersion: '0', limit: 1 })).continue).toBeUndefined();
+    expect(wrapped.calls).toEqual([]);
+  });
+
+  it('delegates the lists it cannot answer: continue tokens, Exact, paged consistent lists', async () => {
+    for (let i = 0; i < 3; i++) await cacher.create(gadget(`p-${i}`, 'paging'));
+    wrapped.calls.length = 0;
+    const first = await cacher.list('paging', { limit: 2 });
+    const rest = await cacher.list('paging', { limit: 2, continue: first.continue });
+    expect(names([...first.items, ...rest.items])).toEqual(['p-0', 'p-1', 'p-2']);
+    const exact = await cacher.list('paging', { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' });
+    expect(exact.resourceVersion).toBe(first.resourceVersion);
+    expect(wrapped.calls).toEqual(['list', 'list', 'list']);
+    // Bad options are refused the same way whoever answers.
+    expect((await statusOf(cacher.list('paging', { resourceVersionMatch: 'NotOlderThan' }))).code).toBe(400);
+    expect((await statusOf(cacher.list('paging', { resourceVersion: 'abc' }))).code).toBe(400);
+    expect((await statusOf(cacher.list('paging', { continue: first.continue, resourceVersion: '5' }))).code).toBe(400);
+  });
+
+  it('watches with a predicate: entering the selection is ADDED, leaving it DELETED, others are not sent', async () => {
+    await cacher.create(gadget('in', 'sel', { team: 'x' }));
+    await cacher.create(gadget('out', 'sel', { team: 'y' }));
+    const ch = await cacher.watch('sel', { predicate: (o) => o.metadata.labels?.team === 'x' });
+    expect((await take(ch, 2)).map((e) => `${e.type}:${e.object.metadata.name ?? ''}`)).toEqual(['ADDED:in', 'BOOKMARK:']);
+    await cacher.guaranteedUpdate('sel', 'out', relabel('x'));
+    await cacher.guaranteedUpdate('sel', 'in', relabel('y'));
+    await cacher.guaranteedUpdate('sel', 'in', relabel('z'));
+    const last = await cacher.delete('sel', 'out');
+    const events = await take(ch, 3);
+    expect(events.map((e) => `${e.type}:${e.object.metadata.name ?? ''}`)).toEqual(['ADDED:out', 'DELETED:in', 'DELETED:out']);
+    expect(ch.revision).toBeGreaterThanOrEqual(Number(last.metadata.resourceVersion));
+    ch.close();
+    expect(wrapped.calls).not.toContain('watch');
+  });
+
+  it('replays its event window from a resourceVersion and answers 410 for one that fell out of it', async () => {
+    const start = await cacher.create(gadget('w', 'window'));
+    await cacher.guaranteedUpdate('window', 'w', relabel('x'));
+    await cacher.delete('window', 'w');
+    const ch = await cacher.watch('window', { resourceVersion: start.metadata.resourceVersion });
+    expect((await take(ch, 2)).map((e) => e.type)).toEqual(['MODIFIED', 'DELETED']);
+    ch.close();
+    for (let i = 0; i < 40; i++) await cacher.create(gadget(`churn-${i}`, 'churn'));
+    const gone = await statusOf(cacher.watch('window', { resourceVersion: start.metadata.resourceVersion }));
+    expect(gone).toMatchObject({ code: 410, reason: 'Expired' });
+  });
+
+  it('answers 504 for a resourceVersion it does not reach, and reads etcd when it cannot prove itself fresh', async () => {
+    const future = String((await client.currentRevision()) + 1000);
+    expect((await statusOf(cacher.get('ns1', 'a', { resourceVersion: future }))).message).toMatch(/^Timeout: Too large resource version: /);
+    // Without its registry watch the cache falls behind: a consistent read goes to etcd and still sees the write.
+    await registry.stop();
+    await new EtcdStorage(gr, resourcePrefix('example.com/gadgets'), client, new LeaseManager(client)).create(gadget('late', 'ns1'));
+    wrapped.calls.length = 0;
+    expect((await cacher.get('ns1', 'late')).metadata.name).toBe('late');
+    expect(names((await cacher.list('ns1')).items)).toContain('late');
+    expect(wrapped.calls).toEqual(['tryGet', 'list']);
+    // resourceVersion=0 still answers from memory, where the write has not arrived.
+    expect(await cacher.tryGet('ns1', 'late', { resourceVersion: '0' })).toBeUndefined();
+  });
+});
