@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isStatusError, type GroupResource, type KubeObject, type Status } from '@kube/apimachinery';
+import type { GroupResource, KubeObject } from '@kube/apimachinery';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import { Cacher } from './cacher';
 import { EtcdClient } from './etcd.client';
@@ -8,6 +8,7 @@ import { resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
 import { RegistryWatch } from './registry.watch';
 import type { CreateOptions, DeleteOptions, GetOptions, ListOptions, ListResult, StorageEvent, StorageInterface, UpdateFunc, UpdateOptions, UpdateResult, WatchOptions } from './storage.interface';
+import { statusOf, take } from './storage.testing';
 import { WatchCache } from './watch.cache';
 import type { WatchChannel } from './watch.channel';
 
@@ -60,25 +61,6 @@ const gr = { group: 'example.com', resource: 'gadgets' };
 
 function gadget(name: string, ns: string, labels?: Record<string, string>): KubeObject {
   return { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name, namespace: ns, labels }, spec: {} };
-}
-
-async function statusOf(p: Promise<unknown>): Promise<Status> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isStatusError(err)) throw new Error(`expected a StatusError, got ${String(err)}`);
-  return err.status;
-}
-
-async function take(ch: WatchChannel<StorageEvent>, n: number): Promise<StorageEvent[]> {
-  const out: StorageEvent[] = [];
-  while (out.length < n) {
-    const next = await ch.next();
-    if (next.done) break;
-    out.push(next.value);
-  }
-  return out;
 }
 
 const names = (items: KubeObject[]): string[] => items.map((o) => o.metadata.name as string);

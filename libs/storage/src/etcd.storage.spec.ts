@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Errors, isStatusError, type KubeObject, type Status } from '@kube/apimachinery';
+import { Errors, type KubeObject } from '@kube/apimachinery';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import { EtcdClient } from './etcd.client';
 import { EtcdStorage } from './etcd.storage';
 import { resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
-import type { StorageEvent } from './storage.interface';
-import type { WatchChannel } from './watch.channel';
+import { statusOf, take } from './storage.testing';
 
 let etcd: EtcdProcess;
 let client: EtcdClient;
@@ -15,25 +14,6 @@ const gr = { group: 'example.com', resource: 'widgets' };
 
 function widget(name: string, ns: string, spec: Record<string, string> = {}, labels?: Record<string, string>): KubeObject {
   return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: ns, uid: `uid-${name}`, labels }, spec };
-}
-
-async function statusOf(p: Promise<unknown>): Promise<Status> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (!isStatusError(err)) throw new Error(`expected a StatusError, got ${String(err)}`);
-  return err.status;
-}
-
-async function take(ch: WatchChannel<StorageEvent>, n: number): Promise<StorageEvent[]> {
-  const out: StorageEvent[] = [];
-  while (out.length < n) {
-    const next = await ch.next();
-    if (next.done) break;
-    out.push(next.value);
-  }
-  return out;
 }
 
 beforeAll(async () => {

@@ -6,20 +6,7 @@ import type { LeaseManager } from './lease.manager';
 import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
 import { decodeObject, encodeObject } from './object.codec';
 import { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
-import {
-  checkPreconditions,
-  type CreateOptions,
-  type DeleteOptions,
-  type GetOptions,
-  type ListOptions,
-  type ListResult,
-  type StorageEvent,
-  type StorageInterface,
-  type UpdateFunc,
-  type UpdateOptions,
-  type UpdateResult,
-  type WatchOptions,
-} from './storage.interface';
+import { checkPreconditions, type CreateOptions, type DeleteOptions, type GetOptions, type ListOptions, type ListResult, type StorageEvent, type StorageInterface, type UpdateFunc, type UpdateOptions, type UpdateResult, type WatchOptions } from './storage.interface';
 import { WatchChannel } from './watch.channel';
 import { filterEvent } from './watch.filter';
 
