@@ -16,6 +16,7 @@ export default defineConfig({
       '@kube/testing': lib('testing'),
       '@kube/apiextensions': lib('apiextensions'),
       '@kube/registration': lib('registration'),
+      '@kube/client': lib('client'),
       // The e2e kit, for tests under test/ and the e2e tests of scaffolded apps (apps/<name>/test/).
       '@test/support': resolve(dirname(fileURLToPath(import.meta.url)), 'test/support/index.ts'),
     },
