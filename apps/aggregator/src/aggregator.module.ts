@@ -1,12 +1,14 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { GenericApiServer } from '@kube/apiserver';
+import { GenericApiServer, HealthChecks, informerProviders } from '@kube/apiserver';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
 import { apiServicesResource } from './apiservice/apiservices.resource';
 import type { AggregatorConfig } from './aggregator.config';
 import { AGGREGATOR_CONFIG } from './aggregator.tokens';
-import { AvailabilityController } from './controllers/availability.controller';
-import { BackendsController } from './controllers/backends.controller';
+import { AggregatorEvents } from './aggregator.events';
+import { AutoRegistration } from './reconcilers/autoregistration.reconciler';
+import { AvailabilityController } from './reconcilers/availability.reconciler';
+import { BackendsController } from './reconcilers/backends.reconciler';
 import { DiscoveryMerger } from './discovery/discovery.merger';
 import type { DiscoveryList } from './discovery/discovery.types';
 import { FrontDoor } from './front-door.server';
@@ -106,8 +108,13 @@ export class AggregatorModule {
             ),
           inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents],
         },
+        // The front door serves the aggregator's health: controllers register their checks there themselves.
+        { provide: HealthChecks, useFactory: (frontDoor: FrontDoor) => frontDoor.health, inject: [FrontDoor] },
+        ...informerProviders(),
+        AggregatorEvents,
         FrontDoorLifecycle,
         AvailabilityController,
+        AutoRegistration,
         BackendsController,
       ],
     };

@@ -2,10 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
-import { BootstrapController } from './controllers/bootstrap.controller';
-import { NamespaceController } from './controllers/namespace.controller';
+import { BootstrapController } from './reconcilers/bootstrap.reconciler';
+import { NamespaceController } from './reconcilers/namespace.reconciler';
 import { buildCoreResources } from './core.resources';
-import { endpointsPolicy } from './resources/endpoints.resource';
 
 export interface CoreApiOptions {
   config: ServerConfig;
@@ -22,26 +21,24 @@ export interface CoreApiOptions {
 @Module({})
 export class CoreApiModule {
   static forRoot(options: CoreApiOptions): DynamicModule {
-    endpointsPolicy.allowLoopback = options.allowLoopbackEndpoints ?? false;
-    const allocators = new WeakMap<Storage, ServiceAllocator>();
-    const allocatorFor = (storage: Storage): ServiceAllocator => {
-      let a = allocators.get(storage);
-      if (!a) {
-        a = new ServiceAllocator(storage.client, options.serviceClusterIPRange, options.serviceNodePortRange);
-        allocators.set(storage, a);
-      }
-      return a;
-    };
     return {
       module: CoreApiModule,
       imports: [
         ApiServerModule.forRoot({
           config: options.config,
-          resources: (storage) => buildCoreResources(allocatorFor(storage)),
-          admission: (storage) => [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces'))],
+          providers: [
+            {
+              provide: ServiceAllocator,
+              useFactory: (storage: Storage) => new ServiceAllocator(storage.client, options.serviceClusterIPRange, options.serviceNodePortRange),
+              inject: [Storage],
+            },
+            { provide: NamespaceLifecycleAdmission, useFactory: (storage: Storage) => new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), inject: [Storage] },
+          ],
+          resources: { inject: [ServiceAllocator], useFactory: (allocator: ServiceAllocator) => buildCoreResources(allocator, { allowLoopback: options.allowLoopbackEndpoints ?? false }) },
+          admission: { inject: [NamespaceLifecycleAdmission], useFactory: (namespaces: NamespaceLifecycleAdmission) => [namespaces] },
         }),
       ],
-      providers: [{ provide: ServiceAllocator, useFactory: allocatorFor, inject: [Storage] }, BootstrapController, NamespaceController],
+      providers: [BootstrapController, NamespaceController],
     };
   }
 }

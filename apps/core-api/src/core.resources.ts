@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '@kube/apiserver';
 import type { ServiceAllocator } from './allocation/service.allocator';
 import { coordinationV1Components, coreV1Components } from './openapi';
 import { coreResources } from './resources';
+import { endpointsResourceWith, type EndpointsPolicy } from './resources/endpoints.resource';
 
 /** Events expire an hour after their last write, as kube's --event-ttl default. */
 export const EVENT_TTL_SECONDS = 3600;
@@ -23,7 +24,7 @@ function namespaceSpecFinalizers(obj: KubeObject): string[] {
 }
 
 /** The built-in resources with their OpenAPI schemas and the storage side effects core-api adds. */
-export function buildCoreResources(allocator: ServiceAllocator): ResourceDefinition[] {
+export function buildCoreResources(allocator: ServiceAllocator, endpoints: EndpointsPolicy = { allowLoopback: false }): ResourceDefinition[] {
   return coreResources.map(withSchema).map((def) => {
     if (def.group !== '') return def;
     switch (def.plural) {
@@ -51,6 +52,8 @@ export function buildCoreResources(allocator: ServiceAllocator): ResourceDefinit
         };
       case 'events':
         return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
+      case 'endpoints':
+        return { ...endpointsResourceWith(endpoints), schema: def.schema };
       default:
         return def;
     }

@@ -1,8 +1,9 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
+import { Storage } from '@kube/storage';
 import { customResourceDefinitionsResource } from './crd/customresourcedefinitions.resource';
-import { CustomResourceDefinitionController } from './controllers/crd.controller';
-import { TerminatingCustomResources } from './controllers/terminating.admission';
+import { CustomResourceDefinitionController } from './reconcilers/crd.reconciler';
+import { TerminatingCustomResources } from './reconcilers/terminating.admission';
 
 /**
  * extensions: apiextensions.k8s.io/v1 CustomResourceDefinitions and, through the CRD controller, every custom
@@ -11,17 +12,23 @@ import { TerminatingCustomResources } from './controllers/terminating.admission'
 @Module({})
 export class ExtensionsModule {
   static forRoot(config: ServerConfig): DynamicModule {
-    const terminating = new TerminatingCustomResources();
     return {
       module: ExtensionsModule,
       imports: [
         ApiServerModule.forRoot({
           config,
+          providers: [
+            TerminatingCustomResources,
+            { provide: NamespaceLifecycleAdmission, useFactory: (storage: Storage) => new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), inject: [Storage] },
+          ],
           resources: [customResourceDefinitionsResource],
-          admission: (storage) => [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), terminating],
+          admission: {
+            inject: [NamespaceLifecycleAdmission, TerminatingCustomResources],
+            useFactory: (namespaces: NamespaceLifecycleAdmission, terminating: TerminatingCustomResources) => [namespaces, terminating],
+          },
         }),
       ],
-      providers: [{ provide: TerminatingCustomResources, useValue: terminating }, CustomResourceDefinitionController],
+      providers: [CustomResourceDefinitionController],
     };
   }
 }

@@ -1,23 +1,39 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type FactoryProvider, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { SharedInformerFactory } from '@kube/client';
 import { Storage } from '@kube/storage';
 import { GenericApiServer } from './api-server';
 import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
 import type { ServerConfig } from './server.config';
 import { ServedGroupVersionsAnnouncer } from './registration.announce';
+import { HealthChecks } from './health.checks';
+import { informerProviders } from './informers.providers';
 
 export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
+/** The served ResourceDefinitions, a provider (from the module's `resources` option). */
 export const API_SERVER_RESOURCES = Symbol('API_SERVER_RESOURCES');
+/** The admission plugins, a provider (from the module's `admission` option). */
+export const ADMISSION_PLUGINS = Symbol('ADMISSION_PLUGINS');
+
+/** A list built by Nest from other providers (`forRootAsync` style): `{ inject: [Storage, X], useFactory: (storage, x) => [...] }`. */
+export type ListProvider<T> = Omit<FactoryProvider<T[] | Promise<T[]>>, 'provide'>;
+
+/** A fixed list, a list built from the Storage, or a list built from any providers. */
+export type ListOption<T> = T[] | ((storage: Storage) => T[]) | ListProvider<T>;
 
 export interface ApiServerModuleOptions {
   config: ServerConfig;
-  /** The served resources, or a factory when they need the storage (allocators, lookups). */
-  resources: ResourceDefinition[] | ((storage: Storage) => ResourceDefinition[]);
-  admission?: AdmissionPlugin[] | ((storage: Storage) => AdmissionPlugin[]);
+  /** The served resources; a factory or provider when they need the storage or other providers (allocators, lookups). */
+  resources: ListOption<ResourceDefinition>;
+  admission?: ListOption<AdmissionPlugin>;
+  /** The app's providers the resource and admission factories inject (built and exported by this module). */
+  providers?: Provider[];
 }
 
-function resolve<T>(value: T[] | ((storage: Storage) => T[]) | undefined, storage: Storage): T[] {
-  if (!value) return [];
-  return typeof value === 'function' ? value(storage) : value;
+function listProvider<T>(provide: symbol, value: ListOption<T> | undefined): Provider {
+  if (!value) return { provide, useValue: [] };
+  if (Array.isArray(value)) return { provide, useValue: value };
+  if (typeof value === 'function') return { provide, useFactory: value, inject: [Storage] };
+  return { ...value, provide };
 }
 
 /** Starts the HTTPS listener once every module is initialised, and drains it on shutdown. */
@@ -56,7 +72,8 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
 
 /**
  * The generic API server as a NestJS module: Storage (etcd), the GenericApiServer with the given resources
- * and admission plugins, and its lifecycle. Apps import it and add their controllers.
+ * and admission plugins (providers), its health checks, the process's shared informers, and its lifecycle.
+ * Apps import it and add their controllers.
  */
 @Module({})
 export class ApiServerModule {
@@ -67,18 +84,24 @@ export class ApiServerModule {
       providers: [
         { provide: SERVER_CONFIG, useValue: options.config },
         { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints, tls: options.config.etcdTls }) },
+        listProvider(API_SERVER_RESOURCES, options.resources),
+        listProvider(ADMISSION_PLUGINS, options.admission),
+        ...(options.providers ?? []),
         {
           provide: GenericApiServer,
-          useFactory: (storage: Storage) => {
+          useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[]) => {
             const server = new GenericApiServer(options.config.server, storage);
-            server.install(resolve(options.resources, storage), resolve(options.admission, storage));
+            server.install(resources, admission);
             return server;
           },
-          inject: [Storage],
+          inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS],
         },
+        // Controllers register their readiness (post-start hooks) here themselves.
+        { provide: HealthChecks, useFactory: (server: GenericApiServer) => server.health, inject: [GenericApiServer] },
+        ...informerProviders(),
         ApiServerLifecycle,
       ],
-      exports: [SERVER_CONFIG, Storage, GenericApiServer, ApiServerLifecycle],
+      exports: [SERVER_CONFIG, Storage, GenericApiServer, HealthChecks, SharedInformerFactory, ApiServerLifecycle, ...(options.providers ?? [])],
     };
   }
 }

@@ -20,6 +20,23 @@ export class HealthChecks {
     this.checks.set(name, { fn, endpoints: new Set(endpoints) });
   }
 
+  /**
+   * kube's AddPostStartHook: runs a start-up step (a controller's first sync, the bootstrap objects) and serves
+   * `poststarthook/<name>` on all three endpoints, failing until the step has finished. Returns the step.
+   */
+  addPostStartHook(name: string, hook: () => Promise<void>): Promise<void> {
+    let state: { done: boolean; error?: string } = { done: false };
+    this.add(`poststarthook/${name}`, () => {
+      if (!state.done) throw new Error(state.error ?? 'not finished');
+    });
+    const run = hook();
+    run.then(
+      () => (state = { done: true }),
+      (err: unknown) => (state = { done: false, error: err instanceof Error ? err.message : String(err) }),
+    );
+    return run;
+  }
+
   async run(endpoint: HealthEndpoint, verbose: boolean, only?: string, exclude: string[] = []): Promise<HealthResult> {
     const selected = [...this.checks.entries()].filter(([name, c]) => c.endpoints.has(endpoint) && (!only || name === only) && !exclude.includes(name));
     if (only && selected.length === 0) return { code: 404, body: '404 page not found\n' };

@@ -7,7 +7,8 @@ export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, type ServerConfig 
 export { ObjectFilter } from './object.filter';
 export { nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
-export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, type ApiServerModuleOptions } from './api-server.module';
+export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, API_SERVER_RESOURCES, ADMISSION_PLUGINS, type ApiServerModuleOptions, type ListOption, type ListProvider } from './api-server.module';
+export { informerProviders, InformerFactoryLifecycle } from './informers.providers';
 export * from './openapi';
 export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';
 export { RequestLimiter, type RequestLimits } from './request.limiter';

@@ -43,11 +43,21 @@ export interface Endpoints extends KubeObject {
   subsets?: EndpointSubset[];
 }
 
-function validateEndpointAddress(address: EndpointAddress, path: string): FieldError[] {
+/**
+ * Loopback endpoint addresses are refused as in kube, unless the local stack allows them
+ * (KUBE_ALLOW_LOOPBACK_ENDPOINTS): on one machine an aggregated server listens on 127.0.0.1.
+ */
+export interface EndpointsPolicy {
+  allowLoopback: boolean;
+}
+
+const KUBE_POLICY: EndpointsPolicy = { allowLoopback: false };
+
+function validateEndpointAddress(address: EndpointAddress, path: string, policy: EndpointsPolicy): FieldError[] {
   const ip = String(address.ip ?? '');
   const ipPath = child(path, 'ip');
   const ipErrors = validateIP(ipPath, ip);
-  const special = validateNonSpecialIP(ip, ipPath).filter((e) => !(endpointsPolicy.allowLoopback && e.detail.includes('loopback')));
+  const special = validateNonSpecialIP(ip, ipPath).filter((e) => !(policy.allowLoopback && e.detail.includes('loopback')));
   const errs = ipErrors.length > 0 ? ipErrors : special;
   if (address.hostname) errs.push(...validateDNS1123Label(address.hostname, child(path, 'hostname')));
   if (address.nodeName !== undefined) errs.push(...validateDNS1123Subdomain(address.nodeName, child(path, 'nodeName')));
@@ -64,7 +74,7 @@ function validateEndpointPort(port: EndpointPort, requireName: boolean, path: st
   return errs;
 }
 
-function validateSubset(subset: EndpointSubset, path: string): FieldError[] {
+function validateSubset(subset: EndpointSubset, path: string, policy: EndpointsPolicy): FieldError[] {
   const addresses = listOf(subset.addresses);
   const notReady = listOf(subset.notReadyAddresses);
   const ports = listOf(subset.ports);
@@ -72,20 +82,14 @@ function validateSubset(subset: EndpointSubset, path: string): FieldError[] {
   if (addresses.length === 0 && notReady.length === 0) {
     errs.push(FieldError.required(path, 'must specify `addresses` or `notReadyAddresses`'));
   }
-  addresses.forEach((a, i) => errs.push(...validateEndpointAddress(a, index(child(path, 'addresses'), i))));
-  notReady.forEach((a, i) => errs.push(...validateEndpointAddress(a, index(child(path, 'notReadyAddresses'), i))));
+  addresses.forEach((a, i) => errs.push(...validateEndpointAddress(a, index(child(path, 'addresses'), i), policy)));
+  notReady.forEach((a, i) => errs.push(...validateEndpointAddress(a, index(child(path, 'notReadyAddresses'), i), policy)));
   ports.forEach((p, i) => errs.push(...validateEndpointPort(p, ports.length > 1, index(child(path, 'ports'), i))));
   return errs;
 }
 
-/**
- * Loopback endpoint addresses are refused as in kube, unless the local stack allows them
- * (KUBE_ALLOW_LOOPBACK_ENDPOINTS): on one machine an aggregated server listens on 127.0.0.1.
- */
-export const endpointsPolicy = { allowLoopback: false };
-
-export function validateEndpoints(ep: Endpoints): FieldError[] {
-  return listOf(ep.subsets).flatMap((s, i) => validateSubset(isRecord(s) ? s : {}, index('subsets', i)));
+export function validateEndpoints(ep: Endpoints, policy: EndpointsPolicy = KUBE_POLICY): FieldError[] {
+  return listOf(ep.subsets).flatMap((s, i) => validateSubset(isRecord(s) ? s : {}, index('subsets', i), policy));
 }
 
 /** net.JoinHostPort: IPv6 hosts are bracketed. */
@@ -109,18 +113,25 @@ export function formatEndpoints(ep: Endpoints): string {
   return all.length > MAX_PRINTED_ENDPOINTS ? `${shown} + ${all.length - MAX_PRINTED_ENDPOINTS} more...` : shown;
 }
 
-export const endpointsStrategy: ResourceStrategy = {
-  /** SetDefaults_Endpoints: ports default to TCP. */
-  default(obj: KubeObject): void {
-    for (const subset of listOf((obj as Endpoints).subsets)) {
-      for (const port of listOf(subset?.ports)) {
-        if (isRecord(port) && !port.protocol) port.protocol = 'TCP';
+export function endpointsStrategy(policy: EndpointsPolicy = KUBE_POLICY): ResourceStrategy {
+  return {
+    /** SetDefaults_Endpoints: ports default to TCP. */
+    default(obj: KubeObject): void {
+      for (const subset of listOf((obj as Endpoints).subsets)) {
+        for (const port of listOf(subset?.ports)) {
+          if (isRecord(port) && !port.protocol) port.protocol = 'TCP';
+        }
       }
-    }
-  },
-  validate: (obj: KubeObject) => validateEndpoints(obj as Endpoints),
-  validateUpdate: (obj: KubeObject) => validateEndpoints(obj as Endpoints),
-};
+    },
+    validate: (obj: KubeObject) => validateEndpoints(obj as Endpoints, policy),
+    validateUpdate: (obj: KubeObject) => validateEndpoints(obj as Endpoints, policy),
+  };
+}
+
+/** Endpoints with the given policy (kube's by default). */
+export function endpointsResourceWith(policy: EndpointsPolicy): ResourceDefinition {
+  return { ...endpointsResource, strategy: endpointsStrategy(policy) };
+}
 
 export const endpointsResource: ResourceDefinition = {
   group: '',
@@ -131,7 +142,7 @@ export const endpointsResource: ResourceDefinition = {
   singular: 'endpoints',
   shortNames: ['ep'],
   namespaced: true,
-  strategy: endpointsStrategy,
+  strategy: endpointsStrategy(),
   tableColumns: [
     {
       name: 'Endpoints',

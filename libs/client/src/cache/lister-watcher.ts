@@ -29,7 +29,7 @@ export interface ListerWatcher {
 /** What the in-process ListerWatcher needs of a storage (the etcd store with its watch cache, or a fake). */
 export interface WatchableStore {
   list(namespace: string | undefined, opts: { resourceVersion?: string }): Promise<ListResult>;
-  watch(namespace: string | undefined, resourceVersion?: string): Promise<AsyncIterable<StoredEvent> & { close(): void; readonly error?: Error }>;
+  watch(namespace: string | undefined, opts?: { resourceVersion?: string }): Promise<AsyncIterable<StoredEvent> & { close(): void; readonly error?: Error }>;
 }
 
 interface StoredEvent {
@@ -43,7 +43,7 @@ export function storageListerWatcher(store: WatchableStore, namespace?: string):
     // A consistent read: the reflector must start from what etcd holds now.
     list: () => store.list(namespace, {}),
     watch: async (resourceVersion) => {
-      const channel = await store.watch(namespace, resourceVersion);
+      const channel = await store.watch(namespace, { resourceVersion });
       return {
         close: () => channel.close(),
         get error() {

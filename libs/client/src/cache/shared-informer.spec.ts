@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Errors, type KubeObject } from '@kube/apimachinery';
-import { Storage, type ResourceStore } from '@kube/storage';
+import { Storage, type StorageInterface } from '@kube/storage';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import type { ListerWatcher, ListResult, WatchEvent, WatchStream } from './lister-watcher';
 import { storageListerWatcher } from './lister-watcher';
@@ -175,7 +175,7 @@ describe('SharedIndexInformer over a fake ListerWatcher', () => {
 describe('SharedIndexInformer over etcd and the watch cache', () => {
   let etcd: EtcdProcess;
   let storage: Storage;
-  let store: ResourceStore;
+  let store: StorageInterface;
 
   beforeAll(async () => {
     etcd = await startEtcd();

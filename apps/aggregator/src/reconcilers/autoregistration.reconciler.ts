@@ -1,6 +1,8 @@
-import { Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
-import type { GenericApiServer, RequestContext } from '@kube/apiserver';
+import { GenericApiServer, type RequestContext } from '@kube/apiserver';
+import { Controller } from '@kube/client';
+import { LeaderElection } from '@kube/storage';
 import { apiServiceName } from '../apiservice/apiservice.types';
 import type { GroupVersionPriority } from '@kube/registration';
 import { priorityFor } from '../routing/group.priorities';
@@ -24,22 +26,51 @@ function ctx(): RequestContext {
 
 const WRITE = { dryRun: false, fieldValidation: 'Ignore' as const };
 
+/** One key: the desired set is reconciled as a whole, the latest one wins. */
+const KEY = 'apiservices';
+
 /**
  * kube's autoregistration controller: every group/version a local backend serves gets a local APIService
  * labelled automanaged; those no longer served are deleted, but only ones we manage (unlabelled APIServices
- * are never touched) and "onstart" ones only after the first complete sync.
+ * are never touched) and "onstart" ones only after the first complete sync. Only the elected replica writes;
+ * writes run off the discovery path, one at a time, on the latest desired set.
  */
-export class AutoRegistration {
+@Injectable()
+export class AutoRegistration implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Autoregistration');
   private synced = false;
+  private desired?: { groupVersions: readonly DesiredGroupVersion[]; complete: boolean };
+  private readonly controller = new Controller({ name: 'Autoregistration', reconcile: () => this.reconcile() });
 
-  constructor(private readonly server: GenericApiServer) {}
+  constructor(
+    @Inject(GenericApiServer) private readonly server: GenericApiServer,
+    @Inject(LeaderElection) private readonly election: LeaderElection,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.controller.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.controller.shutDown();
+  }
 
   /**
-   * `complete`: every backend this aggregator knows answered discovery, so what is not desired is really gone.
-   * Until then nothing is deleted (kube's initial-sync gate): a replica that has not heard from its backends yet
-   * must not remove the APIServices they serve.
+   * The group/versions the local backends serve now. `complete`: every backend this aggregator knows answered
+   * discovery, so what is not desired is really gone. Until then nothing is deleted (kube's initial-sync gate):
+   * a replica that has not heard from its backends yet must not remove the APIServices they serve.
    */
+  setDesired(groupVersions: readonly DesiredGroupVersion[], complete: boolean): void {
+    if (!this.election.isLeader) return;
+    this.desired = { groupVersions, complete };
+    this.controller.enqueue(KEY);
+  }
+
+  private async reconcile(): Promise<void> {
+    if (!this.desired || !this.election.isLeader) return;
+    await this.sync(this.desired.groupVersions, this.desired.complete);
+  }
+
   async sync(desired: readonly DesiredGroupVersion[], complete = true): Promise<void> {
     const handler = this.server.handler('apiregistration.k8s.io', 'apiservices');
     const existing = (await handler.list(undefined, {})).items;

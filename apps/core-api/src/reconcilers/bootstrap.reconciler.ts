@@ -1,36 +1,46 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
 import { randomUUID } from 'node:crypto';
-import { GenericApiServer, SERVER_CONFIG, nowTimestamp, type ServerConfig } from '@kube/apiserver';
+import { Controller, ItemExponentialFailureRateLimiter, type ReconcileResult } from '@kube/client';
+import { GenericApiServer, HealthChecks, SERVER_CONFIG, nowTimestamp, type ServerConfig } from '@kube/apiserver';
 import { ServiceAllocator } from '../allocation/service.allocator';
 import { SYSTEM_WRITE, systemContext } from './system.context';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const RECONCILE_INTERVAL_MS = 60_000;
+/** The one key of the bootstrap controller's queue: it reconciles the whole bootstrap state at once. */
+const KEY = 'bootstrap';
 
 /**
  * kube's bootstrap controller: the system namespaces, the `kubernetes` Service in `default` on the first
- * service IP and its Endpoints pointing at this server; then repairs the IP/port allocations.
+ * service IP and its Endpoints pointing at this server; then repairs the IP/port allocations. Runs at start
+ * (the `bootstrap-controller` post-start hook: start-up waits for, and fails with, the first pass), then every
+ * RECONCILE_INTERVAL_MS, failures retried with backoff.
  */
 @Injectable()
 export class BootstrapController implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BootstrapController');
-  private timer?: NodeJS.Timeout;
+  private readonly controller = new Controller({ name: 'BootstrapController', reconcile: () => this.reconcileLoop(), rateLimiter: new ItemExponentialFailureRateLimiter(500, RECONCILE_INTERVAL_MS) });
 
   constructor(
     @Inject(GenericApiServer) private readonly server: GenericApiServer,
     @Inject(ServiceAllocator) private readonly allocator: ServiceAllocator,
     @Inject(SERVER_CONFIG) private readonly config: ServerConfig,
+    @Inject(HealthChecks) private readonly health: HealthChecks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.reconcile();
-    this.timer = setInterval(() => void this.reconcile().catch((err: Error) => this.logger.warn(`reconcile failed: ${err.message}`)), RECONCILE_INTERVAL_MS);
-    this.timer.unref();
+    void this.controller.run();
+    await this.health.addPostStartHook('bootstrap-controller', () => this.controller.sync(KEY));
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  async onApplicationShutdown(): Promise<void> {
+    await this.controller.shutDown();
+  }
+
+  private async reconcileLoop(): Promise<ReconcileResult> {
+    await this.reconcile();
+    return { requeueAfterMs: RECONCILE_INTERVAL_MS };
   }
 
   async reconcile(): Promise<void> {

@@ -1,7 +1,7 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
-import { GenericApiServer, type RequestContext, type ResourceDefinition } from '@kube/apiserver';
-import type { StorageEvent, WatchChannel } from '@kube/storage';
+import { GenericApiServer, HealthChecks, type RequestContext, type ResourceDefinition } from '@kube/apiserver';
+import { Controller, ItemExponentialFailureRateLimiter, SharedInformerFactory, type ReconcileResult, type SharedIndexInformer } from '@kube/client';
 import type { CustomResourceDefinition } from '../crd/crd.types';
 import { customResourceDefinitions } from '../custom-resources/custom-resource.definitions';
 import { CLEANUP_FINALIZER, desiredStatus, terminatingStatus } from './crd.conditions';
@@ -9,6 +9,7 @@ import { TerminatingCustomResources } from './terminating.admission';
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_PLURAL = 'customresourcedefinitions';
+/** Longest retry backoff, and the re-check period while custom resources with finalizers remain. */
 const RETRY_MS = 500;
 
 function systemContext(): RequestContext {
@@ -25,35 +26,45 @@ const WRITE = { dryRun: false, fieldValidation: 'Ignore' as const };
  */
 @Injectable()
 export class CustomResourceDefinitionController implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger('CRDController');
-  private readonly crds = new Map<string, CustomResourceDefinition>();
   private readonly installed = new Map<string, ResourceDefinition[]>();
-  private readonly queue = new Set<string>();
-  private readonly retries = new Map<string, NodeJS.Timeout>();
-  private channel?: WatchChannel<StorageEvent>;
-  private draining?: Promise<void>;
-  private stopped = false;
-  private readonly listeners = new Set<(crds: ReadonlyMap<string, ResourceDefinition[]>) => void>();
+  private readonly controller: Controller;
+  private readonly crdInformer: SharedIndexInformer;
 
   constructor(
     @Inject(GenericApiServer) private readonly server: GenericApiServer,
     @Inject(TerminatingCustomResources) private readonly terminating: TerminatingCustomResources,
-  ) {}
+    @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
+    @Inject(HealthChecks) private readonly health: HealthChecks,
+  ) {
+    this.crdInformer = informers.informerFor({ group: CRD_GROUP, resource: CRD_PLURAL });
+    this.controller = new Controller({
+      name: 'CRDController',
+      reconcile: (name) => this.sync(name).catch((err: unknown) => this.retryQuietly(err)),
+      rateLimiter: new ItemExponentialFailureRateLimiter(5, RETRY_MS),
+      waitFor: [this.crdInformer],
+    });
+    this.crdInformer.addEventHandler({
+      add: (crd) => this.controller.enqueue(crd.metadata.name as string),
+      update: (_, crd) => this.controller.enqueue(crd.metadata.name as string),
+      delete: (obj) => {
+        const crd = obj as unknown as CustomResourceDefinition;
+        this.terminating.delete(`${crd.spec.names.plural}.${crd.spec.group}`);
+        this.controller.enqueue(crd.metadata.name as string);
+        // Another CRD of the group may have been blocked by names the deleted one held.
+        for (const other of this.crds()) if (other.spec.group === crd.spec.group) this.controller.enqueue(other.metadata.name as string);
+      },
+    });
+  }
 
   onApplicationBootstrap(): void {
     this.server.pathsInstalled = false;
-    void this.watchLoop();
+    this.informers.start();
+    // Every CRD known at start handled once: all their paths are installed.
+    void this.health.addPostStartHook('start-apiextensions-controllers', () => this.controller.run().then(() => void (this.server.pathsInstalled = true)));
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
-    this.channel?.close();
-    this.retries.forEach((t) => clearTimeout(t));
-  }
-
-  /** Called with the served definitions after every change (the CRD-registration publisher listens here). */
-  onServedChange(fn: (crds: ReadonlyMap<string, ResourceDefinition[]>) => void): void {
-    this.listeners.add(fn);
+  async onApplicationShutdown(): Promise<void> {
+    await this.controller.shutDown();
   }
 
   get served(): ReadonlyMap<string, ResourceDefinition[]> {
@@ -64,76 +75,21 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     return this.server.handler(CRD_GROUP, CRD_PLURAL);
   }
 
-  private async watchLoop(): Promise<void> {
-    while (!this.stopped) {
-      try {
-        this.channel = await this.crdHandler.store.watch(undefined, undefined);
-        for await (const ev of this.channel) await this.onEvent(ev);
-      } catch (err) {
-        if (!this.stopped) this.logger.warn(`CRD watch failed: ${(err as Error).message}`);
-      }
-      if (!this.stopped) await new Promise((r) => setTimeout(r, RETRY_MS));
-    }
+  private crds(): CustomResourceDefinition[] {
+    return this.crdInformer.lister.list() as unknown as CustomResourceDefinition[];
   }
 
-  private async onEvent(ev: StorageEvent): Promise<void> {
-    if (ev.type === 'BOOKMARK') {
-      // End of the initial list: everything known is queued; once handled, all paths are installed.
-      await this.drain();
-      this.server.pathsInstalled = true;
-      return;
-    }
-    const crd = ev.object as unknown as CustomResourceDefinition;
-    const name = crd.metadata.name as string;
-    if (ev.type === 'DELETED') {
-      this.crds.delete(name);
-      this.terminating.delete(`${crd.spec.names.plural}.${crd.spec.group}`);
-      this.uninstall(name);
-      this.requeueGroup(crd.spec.group);
-      return;
-    }
-    this.crds.set(name, crd);
-    this.enqueue(name);
+  /** Conflicts and races with a deletion are expected: retried with backoff, without a warning. */
+  private retryQuietly(err: unknown): ReconcileResult {
+    if (isStatusError(err) && (err.code === 409 || err.code === 404)) return { requeue: true };
+    throw err;
   }
 
-  /** Another CRD of the group may have been blocked by names the deleted one held. */
-  private requeueGroup(group: string): void {
-    for (const [name, crd] of this.crds) if (crd.spec.group === group) this.enqueue(name);
-  }
-
-  private enqueue(name: string): void {
-    this.queue.add(name);
-    void this.drain();
-  }
-
-  private drain(): Promise<void> {
-    this.draining ??= this.runQueue().finally(() => (this.draining = undefined));
-    return this.draining;
-  }
-
-  private async runQueue(): Promise<void> {
-    while (this.queue.size && !this.stopped) {
-      const name = this.queue.values().next().value as string;
-      this.queue.delete(name);
-      try {
-        await this.sync(name);
-      } catch (err) {
-        if (!(isStatusError(err) && (err.code === 409 || err.code === 404))) this.logger.warn(`CRD ${name}: ${(err as Error).message}`);
-        this.retryLater(name);
-      }
-    }
-  }
-
-  private retryLater(name: string): void {
-    if (this.retries.has(name) || this.stopped) return;
-    this.retries.set(name, setTimeout(() => (this.retries.delete(name), this.enqueue(name)), RETRY_MS));
-  }
-
-  private async sync(name: string): Promise<void> {
-    const crd = this.crds.get(name);
+  private async sync(name: string): Promise<ReconcileResult | void> {
+    const crd = this.crdInformer.lister.get(name) as unknown as CustomResourceDefinition | undefined;
     if (!crd) return this.uninstall(name);
     if (crd.metadata.deletionTimestamp) return this.finalize(crd);
-    const status = desiredStatus(crd, [...this.crds.values()]);
+    const status = desiredStatus(crd, this.crds());
     const established = status.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     const accepted = status.conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'True');
     // Install before Established is written: whoever sees Established can use the API at once.
@@ -156,7 +112,6 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     }
     this.server.install(defs);
     this.installed.set(name, defs);
-    this.notify();
   }
 
   private uninstall(name: string): void {
@@ -164,15 +119,10 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     if (!previous) return;
     for (const d of previous) this.server.uninstall(d.group, d.version, d.plural);
     this.installed.delete(name);
-    this.notify();
-  }
-
-  private notify(): void {
-    this.listeners.forEach((fn) => fn(this.installed));
   }
 
   /** The cleanup finalizer: delete every custom resource, then release the CRD. */
-  private async finalize(crd: CustomResourceDefinition): Promise<void> {
+  private async finalize(crd: CustomResourceDefinition): Promise<ReconcileResult | void> {
     const name = crd.metadata.name as string;
     if (!crd.metadata.finalizers?.includes(CLEANUP_FINALIZER)) return this.uninstall(name);
     this.terminating.add(`${crd.spec.names.plural}.${crd.spec.group}`);
@@ -189,10 +139,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
       const deleted = await handler.deleteCollection(systemContext(), undefined, {}, { propagationPolicy: 'Background' }, false);
       remaining = deleted.items.filter((o) => o.metadata.finalizers?.length).length;
     }
-    if (remaining > 0) {
-      this.retryLater(name);
-      return;
-    }
+    if (remaining > 0) return { requeueAfterMs: RETRY_MS };
     this.uninstall(name);
     const finalizers = (crd.metadata.finalizers ?? []).filter((f) => f !== CLEANUP_FINALIZER);
     await this.crdHandler.update(systemContext(), undefined, name, { ...crd, metadata: { ...crd.metadata, finalizers } } as never, WRITE);

@@ -1,17 +1,18 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { GenericApiServer } from '@kube/apiserver';
+import { GenericApiServer, HealthChecks } from '@kube/apiserver';
 import type { KubeObject } from '@kube/apimachinery';
-import { LeaderElection, Storage, type StorageEvent, type WatchChannel } from '@kube/storage';
+import { Controller, SharedInformerFactory } from '@kube/client';
+import { LeaderElection } from '@kube/storage';
 import { RegistrationRegistry, type GroupVersionPriority, type RegistrationSnapshot } from '@kube/registration';
 import { AGGREGATOR_CONFIG } from '../aggregator.tokens';
 import type { AggregatorConfig } from '../aggregator.config';
+import { AggregatorEvents, type RemoteTarget } from '../aggregator.events';
 import { DiscoveryMerger } from '../discovery/discovery.merger';
 import { FrontDoor } from '../front-door.server';
 import { OpenApiMerger } from '../openapi/openapi.merger';
 import type { BackendTarget } from '../proxy/backend.target';
 import { RoutingTable } from '../routing/routing.table';
-import { AutoRegistration, apiServiceName, type DesiredGroupVersion } from './autoregistration.controller';
-import { AvailabilityController } from './availability.controller';
+import { AutoRegistration, apiServiceName, type DesiredGroupVersion } from './autoregistration.reconciler';
 
 const REFRESH_INTERVAL_MS = 60_000;
 const OPENAPI_QUIET_MS = 250;
@@ -19,23 +20,25 @@ const OPENAPI_MAX_DELAY_MS = 2_000;
 const REGISTRATION_TTL_MS = 15_000;
 /** Groups of the built-in backends; every other group a backend serves comes from a CRD. */
 const BUILT_IN_SERVICES = new Set(['core-api']);
+/** The keys of this controller's queue: discovery is re-read as a whole, OpenAPI merged as a whole. */
+const DISCOVERY = 'discovery';
+const OPENAPI = 'openapi';
 
 /**
  * Keeps the front door in step with the local backends: fetches their discovery and OpenAPI (at start, every
  * minute and when told something changed), updates the routing table, and lets autoregistration reconcile the
- * APIService objects. A backend that fails keeps its last documents, marked Stale.
+ * APIService objects. A backend that fails keeps its last documents, marked Stale. One queue: a refresh asked
+ * for while one runs runs once more after it, never twice at once.
  */
 @Injectable()
 export class BackendsController implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('BackendsController');
   private timer?: NodeJS.Timeout;
-  private running?: Promise<void>;
-  private pending = false;
-  private readonly autoregistration: AutoRegistration;
   private readonly configured: Map<string, BackendTarget>;
   private announced = new Map<string, BackendTarget>();
   private readonly registry?: RegistrationRegistry;
-  private remote = new Map<string, { target: BackendTarget; groupVersion: string }>();
+  private remote = new Map<string, RemoteTarget>();
+  private readonly controller = new Controller({ name: 'BackendsController', reconcile: (key) => (key === OPENAPI ? this.mergeOpenApi() : this.refreshOnce()) });
 
   constructor(
     @Inject(AGGREGATOR_CONFIG) config: AggregatorConfig,
@@ -44,15 +47,16 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     @Inject(DiscoveryMerger) private readonly discovery: DiscoveryMerger,
     @Inject(OpenApiMerger) private readonly openapi: OpenApiMerger,
     @Inject(RoutingTable) private readonly routes: RoutingTable,
-    @Inject(AvailabilityController) availability: AvailabilityController,
-    @Inject(Storage) private readonly storage: Storage,
+    @Inject(AutoRegistration) private readonly autoregistration: AutoRegistration,
     @Inject(LeaderElection) private readonly election: LeaderElection,
+    @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
+    @Inject(HealthChecks) private readonly health: HealthChecks,
+    @Inject(AggregatorEvents) events: AggregatorEvents,
   ) {
-    availability.onTargetsChanged = (remote) => {
+    events.subscribe('remoteTargetsChanged', (remote) => {
       this.remote = new Map(remote);
       void this.refresh();
-    };
-    this.autoregistration = new AutoRegistration(local);
+    });
     this.configured = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
     if (config.server.natsUrl) {
       this.registry = new RegistrationRegistry({ natsUrl: config.server.natsUrl, name: 'aggregator' });
@@ -62,38 +66,50 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
         void this.refresh();
       });
     }
+    // CRDs live in the same etcd: following them (as kube's CRD-registration controller does with an informer)
+    // refreshes discovery the moment a CRD is established or removed, NATS or not.
+    informers.informerFor({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }).addEventHandler({
+      add: (crd) => this.crdChanged(crd),
+      update: (_, crd) => this.crdChanged(crd),
+      delete: () => void this.refresh(),
+    });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     this.routes.setLocal(this.local.resources.map((d) => `${d.group}/${d.version}`));
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
-    this.frontDoor.refreshInFlight = () => (this.running ? this.settled() : undefined);
+    this.frontDoor.refreshInFlight = () => this.controller.settled(DISCOVERY);
     this.frontDoor.openapiInFlight = () => this.flushOpenApi();
     this.election.onLeadershipChange((leader) => {
       if (leader) void this.refresh();
     });
-    void this.followCustomResourceDefinitions();
-    this.frontDoor.health.add('autoregister-completion', () => this.checkAutoregistration(), ['readyz', 'healthz']);
+    this.health.add('autoregister-completion', () => this.checkAutoregistration(), ['readyz', 'healthz']);
     const registry = this.registry;
     if (registry) {
       // Without NATS the aggregator still serves from etcd and its configured backends; it is blind (and so
       // unready) only when NATS was its one way to learn where the backends are.
-      this.frontDoor.health.add('nats', () => {
+      this.health.add('nats', () => {
         if (!registry.isConnected && this.configured.size === 0) throw new Error('not connected to NATS, and no backends are configured (KUBE_AGGREGATOR_BACKENDS)');
       }, ['readyz']);
     }
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
+    this.informers.start();
+    void this.controller.run();
     await this.refresh();
     this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
-    this.stopped = true;
+  async onApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     if (this.openapiDue) clearTimeout(this.openapiDue.timer);
-    this.crdChannel?.close();
     void this.registry?.close();
+    await this.controller.shutDown();
+  }
+
+  /** Re-reads every backend now; resolves when a refresh that started after the call is done (never rejects). */
+  refresh(): Promise<void> {
+    return this.controller.sync(DISCOVERY).catch(() => undefined);
   }
 
   /** Services announced over NATS win over the configured addresses of the same name. */
@@ -101,36 +117,9 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     return new Map([...this.configured, ...this.announced]);
   }
 
-  private stopped = false;
-  private crdChannel?: WatchChannel<StorageEvent>;
-
-  /**
-   * CRDs live in the same etcd: following them (as kube's CRD-registration controller does with an informer)
-   * refreshes discovery the moment a CRD is established or removed, NATS or not.
-   */
-  private async followCustomResourceDefinitions(): Promise<void> {
-    const crds = this.storage.resource({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }, 'apiextensions.k8s.io/customresourcedefinitions');
-    while (!this.stopped) {
-      try {
-        this.crdChannel = await crds.watch(undefined, undefined);
-        for await (const ev of this.crdChannel) {
-          if (!ev.key) continue;
-          if (ev.type !== 'DELETED') this.routeEstablished(ev.object);
-          void this.refresh();
-        }
-      } catch {
-        // re-watch below
-      }
-      if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
-    }
-  }
-
-  /**
-   * Resolves once the running refresh and the one queued behind it (which starts as the running one ends)
-   * are done; never waits for more than those two, so constant churn cannot hold a request.
-   */
-  private async settled(): Promise<void> {
-    for (let round = 0; round < 2 && this.running; round++) await this.running;
+  private crdChanged(crd: KubeObject): void {
+    this.routeEstablished(crd);
+    void this.refresh();
   }
 
   /**
@@ -145,24 +134,6 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     const owner = this.discovery.groupVersions.get('apiextensions.k8s.io/v1')?.backend;
     if (!owner) return;
     for (const v of spec.versions ?? []) if (v.served) this.routes.addOwner(`${spec.group}/${v.name}`, owner);
-  }
-
-  /** Re-reads every backend now (coalesced: one refresh runs at a time, one more is queued at most). */
-  refresh(): Promise<void> {
-    if (this.running) {
-      this.pending = true;
-      return this.running;
-    }
-    this.running = this.refreshOnce()
-      .catch((err: Error) => this.logger.warn(`refresh failed: ${err.message}`))
-      .finally(() => {
-        this.running = undefined;
-        if (this.pending) {
-          this.pending = false;
-          void this.refresh();
-        }
-      });
-    return this.running;
   }
 
   private async refreshOnce(): Promise<void> {
@@ -189,7 +160,7 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.frontDoor.routesSynced = true;
     // Routes and discovery are live now; OpenAPI (slower: merging and protobuf encoding) follows on its own.
     this.scheduleOpenApi(all);
-    this.syncAPIServices(desired, this.discovery.complete && this.configuredOrAnnouncedLongEnough());
+    this.autoregistration.setDesired(desired, this.discovery.complete && this.configuredOrAnnouncedLongEnough());
     this.builtInNames = desired.filter((d) => d.managed === 'onstart').map((d) => apiServiceName(d.group, d.version));
   }
 
@@ -217,30 +188,8 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     return this.configured.size > 0 || Date.now() - this.startedAt > REGISTRATION_TTL_MS;
   }
 
-  private autoregistrationRun?: Promise<void>;
-  private autoregistrationNext?: { desired: DesiredGroupVersion[]; complete: boolean };
-
-  /** APIService writes go to etcd off the refresh path (one at a time, latest desired set queued). */
-  private syncAPIServices(desired: DesiredGroupVersion[], complete: boolean): void {
-    // Only the elected replica writes APIServices; the others serve what it wrote.
-    if (!this.election.isLeader) return;
-    if (this.autoregistrationRun) {
-      this.autoregistrationNext = { desired, complete };
-      return;
-    }
-    this.autoregistrationRun = this.autoregistration
-      .sync(desired, complete)
-      .catch((err: Error) => this.logger.warn(`autoregistration failed: ${err.message}`))
-      .finally(() => {
-        this.autoregistrationRun = undefined;
-        const next = this.autoregistrationNext;
-        this.autoregistrationNext = undefined;
-        if (next) this.syncAPIServices(next.desired, next.complete);
-      });
-  }
-
-  private openapiRun?: Promise<void>;
-  private openapiNext?: Map<string, BackendTarget>;
+  /** The latest backend set the next OpenAPI merge uses. */
+  private openapiTargets?: Map<string, BackendTarget>;
   private openapiDue?: { targets: Map<string, BackendTarget>; timer: NodeJS.Timeout; since: number };
 
   /**
@@ -258,34 +207,21 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.openapiDue = { targets, timer, since };
   }
 
-  /** Starts a scheduled merge now; returns the merge under way, if any. */
+  /** Starts a scheduled merge now; returns the merge under way (and one queued behind it), if any. */
   private flushOpenApi(): Promise<void> | undefined {
     const due = this.openapiDue;
     if (due) {
       clearTimeout(due.timer);
       this.openapiDue = undefined;
-      this.refreshOpenApi(due.targets);
+      this.openapiTargets = due.targets;
+      this.controller.enqueue(OPENAPI);
     }
-    return this.openapiRun;
+    return this.controller.queue.has(OPENAPI) ? this.controller.settled(OPENAPI) : undefined;
   }
 
-  /** One OpenAPI merge at a time; the latest target set queued behind it. */
-  private refreshOpenApi(targets: Map<string, BackendTarget>): void {
-    if (this.openapiRun) {
-      this.openapiNext = targets;
-      return;
-    }
-    this.openapiRun = this.openapi
-      .refresh(targets)
-      .catch((err: Error) => this.logger.warn(`OpenAPI refresh failed: ${err.message}`))
-      .finally(() => {
-        this.openapiRun = undefined;
-        const next = this.openapiNext;
-        this.openapiNext = undefined;
-        if (next) this.refreshOpenApi(next);
-      });
+  private async mergeOpenApi(): Promise<void> {
+    if (this.openapiTargets) await this.openapi.refresh(this.openapiTargets);
   }
-
 }
 
 /** One target per announced service, carrying every live instance of it. */
