@@ -39,6 +39,22 @@ describe('Controller', () => {
     await c.shutDown();
   });
 
+  it('settled() right after enqueue waits for that pass, even when an idle worker took the key at once', async () => {
+    let release!: () => void;
+    const c = new Controller({ name: 'test', reconcile: () => new Promise<void>((r) => (release = r)) });
+    await c.run();
+    await tick(1);
+    c.enqueue('k');
+    let settled = false;
+    const wait = c.settled('k').then(() => (settled = true));
+    await tick(5);
+    expect(settled).toBe(false);
+    release();
+    await wait;
+    expect(settled).toBe(true);
+    await c.shutDown();
+  });
+
   it('run() resolves once every key queued before the caches synced was reconciled once', async () => {
     let synced!: () => void;
     const cache = { waitForSync: () => new Promise<void>((r) => (synced = r)) };

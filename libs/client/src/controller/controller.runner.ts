@@ -107,7 +107,9 @@ export class Controller {
     for (;;) {
       const key = await this.queue.get();
       if (key === undefined) return;
-      const waiters = this.pending.get(key) ?? [];
+      // settled() may have registered for this pass already: the queue hands a key to an idle worker at once.
+      const waiters = this.current.get(key) ?? [];
+      waiters.push(...(this.pending.get(key) ?? []));
       this.pending.delete(key);
       this.current.set(key, waiters);
       let failure: { err: unknown } | undefined;
