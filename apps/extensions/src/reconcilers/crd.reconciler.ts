@@ -67,10 +67,6 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     await this.controller.shutDown();
   }
 
-  get served(): ReadonlyMap<string, ResourceDefinition[]> {
-    return this.installed;
-  }
-
   private get crdHandler() {
     return this.server.handler(CRD_GROUP, CRD_PLURAL);
   }
