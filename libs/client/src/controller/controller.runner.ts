@@ -49,7 +49,6 @@ export class Controller {
   private readonly current = new Map<string, Waiter[]>();
   private firstPass?: Set<string> = new Set();
   private firstPassDone?: () => void;
-  private workers: Array<Promise<void>> = [];
 
   constructor(private readonly options: ControllerOptions) {
     this.queue = new RateLimitingQueue<string>(options.rateLimiter);
@@ -73,7 +72,7 @@ export class Controller {
     for (const s of this.options.waitFor ?? []) await (s.waitForCacheSync?.() ?? s.waitForSync?.());
     if (this.queue.isShuttingDown) return;
     const done = new Promise<void>((resolve) => (this.firstPassDone = resolve));
-    for (let i = 0; i < (this.options.workers ?? 1); i++) this.workers.push(this.work());
+    for (let i = 0; i < (this.options.workers ?? 1); i++) void this.work();
     this.checkFirstPass();
     await done;
   }
@@ -93,10 +92,12 @@ export class Controller {
     return new Promise<void>((resolve) => this.waitersOf(list, key).push({ resolve, reject: () => resolve() }));
   }
 
-  /** Stops taking keys and waits for the reconciles under way. */
+  /**
+   * Stops taking keys and releases every waiter. Reconciles under way finish on their own: shutdown never waits
+   * for one stuck on an unreachable backend or etcd.
+   */
   async shutDown(): Promise<void> {
-    await this.queue.shutDownWithDrain();
-    await Promise.all(this.workers);
+    this.queue.shutDown();
     for (const waiters of [...this.pending.values(), ...this.current.values()]) for (const w of waiters) w.resolve();
     this.pending.clear();
     this.current.clear();
