@@ -78,19 +78,22 @@ describe('proxyRequest', () => {
     process.on('uncaughtException', onUncaught);
     try {
       let backendAborted = false;
+      let received = 0;
       const target = await backend((req, res) => {
+        received++;
         req.on('close', () => (backendAborted = backendAborted || !res.writableEnded));
         setTimeout(() => {
           if (!res.destroyed) res.end('{"late":true}');
         }, 400);
       });
-      // The timeout filter's job, in miniature: answer 504 after 50 ms when nothing was sent.
+      // The timeout filter's job, in miniature: answer 504 once the backend has the request and has not answered.
       const { port, outcomes } = await front(target, (res) => {
-        setTimeout(() => {
+        const seen = received;
+        void until(() => received > seen).then(() => {
           if (res.headersSent) return;
           res.writeHead(504, { 'Content-Type': 'application/json' });
           res.end('{"kind":"Status","code":504}');
-        }, 50);
+        });
       });
       const got = await fetchText(port);
       expect(got.status).toBe(504);
