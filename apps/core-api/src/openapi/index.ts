@@ -5,8 +5,14 @@
  */
 import type { SchemaComponents } from '@kube/apimachinery';
 import { metaV1Components } from '@kube/apiserver';
+import { authenticationV1Components as authenticationOwn } from './authentication-v1.schemas';
+import { authorizationV1Components as authorizationOwn } from './authorization-v1.schemas';
 import { coordinationV1Components as coordinationOwn } from './coordination-v1.schemas';
 import { coreV1Components as coreOwn } from './core-v1.schemas';
+import { rbacV1Components as rbacOwn } from './rbac-v1.schemas';
 
 export const coreV1Components: SchemaComponents = { ...metaV1Components, ...coreOwn };
 export const coordinationV1Components: SchemaComponents = { ...metaV1Components, ...coordinationOwn };
+export const rbacV1Components: SchemaComponents = { ...metaV1Components, ...rbacOwn };
+export const authorizationV1Components: SchemaComponents = { ...metaV1Components, ...authorizationOwn };
+export const authenticationV1Components: SchemaComponents = { ...metaV1Components, ...authenticationOwn };

@@ -3,7 +3,7 @@ import type { ResourceDefinition } from '@kube/apiserver';
 import { describe, expect, it } from 'vitest';
 // The builders by path: @kube/apiserver re-exports them, but importing its index boots the whole server module graph.
 import { buildOpenApiV2, buildOpenApiV3, referencedNames } from '../../../../libs/apiserver/src/openapi';
-import { coordinationV1Components, coreV1Components } from './index';
+import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './index';
 
 const CORE = 'io.k8s.api.core.v1.';
 const CORE_KINDS = ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Endpoints', 'Event', 'Pod'];
@@ -36,6 +36,9 @@ describe('built-in schemas', () => {
   it('are closed under $ref', () => {
     expect(danglingRefs(coreV1Components)).toEqual([]);
     expect(danglingRefs(coordinationV1Components)).toEqual([]);
+    expect(danglingRefs(rbacV1Components)).toEqual([]);
+    expect(danglingRefs(authorizationV1Components)).toEqual([]);
+    expect(danglingRefs(authenticationV1Components)).toEqual([]);
   });
 
   it('describe every served kind and its list, with GVK, descriptions and patch strategies', () => {
@@ -44,6 +47,13 @@ describe('built-in schemas', () => {
       expect(gvkOf(coreV1Components[`${CORE}${kind}List`]), kind).toEqual([{ group: '', kind: `${kind}List`, version: 'v1' }]);
     }
     expect(gvkOf(coordinationV1Components['io.k8s.api.coordination.v1.Lease'])).toEqual([{ group: 'coordination.k8s.io', kind: 'Lease', version: 'v1' }]);
+    for (const kind of ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']) {
+      expect(gvkOf(rbacV1Components[`io.k8s.api.rbac.v1.${kind}`]), kind).toEqual([{ group: 'rbac.authorization.k8s.io', kind, version: 'v1' }]);
+    }
+    for (const kind of ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview']) {
+      expect(gvkOf(authorizationV1Components[`io.k8s.api.authorization.v1.${kind}`]), kind).toEqual([{ group: 'authorization.k8s.io', kind, version: 'v1' }]);
+    }
+    expect(gvkOf(authenticationV1Components['io.k8s.api.authentication.v1.SelfSubjectReview'])).toEqual([{ group: 'authentication.k8s.io', kind: 'SelfSubjectReview', version: 'v1' }]);
     expect(coreV1Components['io.k8s.api.autoscaling.v1.Scale']).toBeDefined();
     const podSpec = coreV1Components[`${CORE}PodSpec`].properties;
     expect(podSpec?.containers['x-kubernetes-patch-merge-key']).toBe('name');
