@@ -17,6 +17,7 @@ export default defineConfig({
       '@kube/apiextensions': lib('apiextensions'),
       '@kube/registration': lib('registration'),
       '@kube/client': lib('client'),
+      '@kube/authorization': lib('authorization'),
       // The e2e kit, for tests under test/ and the e2e tests of scaffolded apps (apps/<name>/test/).
       '@test/support': resolve(dirname(fileURLToPath(import.meta.url)), 'test/support/index.ts'),
     },

@@ -1,0 +1,132 @@
+/**
+ * kube's bootstrap RBAC policy (plugin/pkg/auth/authorizer/rbac/bootstrappolicy/policy.go and namespace_policy.go):
+ * the default roles and bindings every cluster starts with, for the APIs a generic control plane serves. The
+ * spec beside this file compares them with kube's golden testdata.
+ */
+import { RBAC_API_VERSION, RBAC_GROUP, type ClusterRole, type PolicyRule, type Role, type RoleBinding, type Subject } from './rbac.types';
+
+export const AUTOUPDATE_ANNOTATION = 'rbac.authorization.kubernetes.io/autoupdate';
+export const BOOTSTRAPPING_LABEL = 'kubernetes.io/bootstrapping';
+export const AGGREGATE_TO = (role: 'admin' | 'edit' | 'view'): string => `rbac.authorization.k8s.io/aggregate-to-${role}`;
+
+const READ = ['get', 'list', 'watch'];
+const READ_WRITE = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'];
+const WRITE = ['create', 'update', 'patch', 'delete', 'deletecollection'];
+
+const sorted = (values: readonly string[]): string[] => [...new Set(values)].sort();
+
+/** rbacv1helpers.NewRule(verbs…).Groups(…).Resources(…)/.URLs(…).Names(…): every list sorted and deduplicated. */
+function rule(verbs: readonly string[], groups: readonly string[], resources: readonly string[], names?: readonly string[]): PolicyRule {
+  const r: PolicyRule = { verbs: sorted(verbs), apiGroups: sorted(groups), resources: sorted(resources) };
+  if (names?.length) r.resourceNames = sorted(names);
+  return r;
+}
+
+function urls(verbs: readonly string[], paths: readonly string[]): PolicyRule {
+  return { verbs: sorted(verbs), nonResourceURLs: sorted(paths) };
+}
+
+function meta(name: string, labels: Record<string, string> = {}, namespace?: string): ClusterRole['metadata'] {
+  return { name, ...(namespace ? { namespace } : {}), labels: { [BOOTSTRAPPING_LABEL]: 'rbac-defaults', ...labels }, annotations: { [AUTOUPDATE_ANNOTATION]: 'true' } };
+}
+
+function clusterRole(name: string, rules: PolicyRule[], labels?: Record<string, string>): ClusterRole {
+  return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRole', metadata: meta(name, labels), rules };
+}
+
+function aggregated(name: string, to: 'admin' | 'edit' | 'view', labels?: Record<string, string>): ClusterRole {
+  return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRole', metadata: meta(name, labels), aggregationRule: { clusterRoleSelectors: [{ matchLabels: { [AGGREGATE_TO(to)]: 'true' } }] }, rules: [] };
+}
+
+const group = (name: string): Subject => ({ apiGroup: RBAC_GROUP, kind: 'Group', name });
+const user = (name: string): Subject => ({ apiGroup: RBAC_GROUP, kind: 'User', name });
+
+function clusterRoleBinding(role: string, subjects: Subject[]): RoleBinding {
+  return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRoleBinding', metadata: meta(role), roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role }, subjects };
+}
+
+const DISCOVERY_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'];
+const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
+
+export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
+  clusterRole('cluster-admin', [rule(['*'], ['*'], ['*']), urls(['*'], ['*'])]),
+  aggregated('admin', 'admin'),
+  aggregated('edit', 'edit', { [AGGREGATE_TO('admin')]: 'true' }),
+  aggregated('view', 'view', { [AGGREGATE_TO('edit')]: 'true' }),
+  clusterRole(
+    'system:aggregate-to-admin',
+    [rule(['create'], ['authorization.k8s.io'], ['localsubjectaccessreviews']), rule(READ_WRITE, [RBAC_GROUP], ['roles', 'rolebindings'])],
+    { [AGGREGATE_TO('admin')]: 'true' },
+  ),
+  clusterRole(
+    'system:aggregate-to-edit',
+    [
+      rule(READ, [''], ['pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward', 'secrets', 'services/proxy']),
+      rule(['impersonate'], [''], ['serviceaccounts']),
+      rule(WRITE, [''], ['pods', 'pods/attach', 'pods/proxy', 'pods/exec', 'pods/portforward']),
+      rule(['create'], [''], ['pods/eviction']),
+      rule(WRITE, [''], ['replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/proxy', 'persistentvolumeclaims', 'configmaps', 'secrets', 'events']),
+      rule(['create'], [''], ['serviceaccounts/token']),
+      rule(WRITE, ['apps'], ['statefulsets', 'statefulsets/scale', 'daemonsets', 'deployments', 'deployments/scale', 'deployments/rollback', 'replicasets', 'replicasets/scale']),
+      rule(WRITE, ['autoscaling'], ['horizontalpodautoscalers']),
+      rule(WRITE, ['batch'], ['jobs', 'cronjobs']),
+      rule(WRITE, ['extensions'], ['daemonsets', 'deployments', 'deployments/scale', 'deployments/rollback', 'ingresses', 'replicasets', 'replicasets/scale', 'replicationcontrollers/scale', 'networkpolicies']),
+      rule(WRITE, ['policy'], ['poddisruptionbudgets']),
+      rule(WRITE, ['networking.k8s.io'], ['ingresses', 'networkpolicies']),
+      rule(READ_WRITE, ['coordination.k8s.io'], ['leases']),
+    ],
+    { [AGGREGATE_TO('edit')]: 'true' },
+  ),
+  clusterRole(
+    'system:aggregate-to-view',
+    [
+      rule(READ, [''], ['pods', 'replicationcontrollers', 'replicationcontrollers/scale', 'serviceaccounts', 'services', 'services/status', 'endpoints', 'persistentvolumeclaims', 'persistentvolumeclaims/status', 'configmaps']),
+      rule(READ, [''], ['limitranges', 'resourcequotas', 'bindings', 'events', 'pods/status', 'resourcequotas/status', 'namespaces/status', 'replicationcontrollers/status', 'pods/log']),
+      rule(READ, [''], ['namespaces']),
+      rule(READ, ['discovery.k8s.io'], ['endpointslices']),
+      rule(READ, ['apps'], ['controllerrevisions', 'statefulsets', 'statefulsets/status', 'statefulsets/scale', 'daemonsets', 'daemonsets/status', 'deployments', 'deployments/status', 'deployments/scale', 'replicasets', 'replicasets/status', 'replicasets/scale']),
+      rule(READ, ['autoscaling'], ['horizontalpodautoscalers', 'horizontalpodautoscalers/status']),
+      rule(READ, ['batch'], ['jobs', 'cronjobs', 'cronjobs/status', 'jobs/status']),
+      rule(READ, ['extensions'], ['daemonsets', 'daemonsets/status', 'deployments', 'deployments/scale', 'deployments/status', 'ingresses', 'ingresses/status', 'replicasets', 'replicasets/scale', 'replicasets/status', 'replicationcontrollers/scale', 'networkpolicies']),
+      rule(READ, ['policy'], ['poddisruptionbudgets', 'poddisruptionbudgets/status']),
+      rule(READ, ['networking.k8s.io'], ['ingresses', 'ingresses/status', 'networkpolicies']),
+    ],
+    { [AGGREGATE_TO('view')]: 'true' },
+  ),
+  clusterRole('system:auth-delegator', [rule(['create'], ['authentication.k8s.io'], ['tokenreviews']), rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews'])]),
+  clusterRole('system:basic-user', [rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']), rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews'])]),
+  clusterRole('system:discovery', [urls(['get'], DISCOVERY_URLS)]),
+  clusterRole('system:kube-aggregator', [rule(READ, [''], ['endpoints', 'services'])]),
+  clusterRole('system:monitoring', [urls(['get'], ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'])]),
+  clusterRole('system:public-info-viewer', [urls(['get'], PUBLIC_INFO_URLS)]),
+  clusterRole('system:service-account-issuer-discovery', [urls(['get'], ['/.well-known/openid-configuration', '/openid/v1/jwks'])]),
+];
+
+export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly RoleBinding[] = [
+  clusterRoleBinding('cluster-admin', [group('system:masters')]),
+  clusterRoleBinding('system:basic-user', [group('system:authenticated')]),
+  clusterRoleBinding('system:discovery', [group('system:authenticated')]),
+  clusterRoleBinding('system:monitoring', [group('system:monitoring')]),
+  clusterRoleBinding('system:public-info-viewer', [group('system:authenticated'), group('system:unauthenticated')]),
+  clusterRoleBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
+];
+
+/** kube-system's extension-apiserver-authentication-reader (aggregated servers read the authentication ConfigMap with it). */
+export const BOOTSTRAP_ROLES: readonly Role[] = [
+  {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'Role',
+    metadata: meta('extension-apiserver-authentication-reader', {}, 'kube-system'),
+    rules: [rule(READ, [''], ['configmaps'], ['extension-apiserver-authentication'])],
+  },
+];
+
+export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
+  {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'RoleBinding',
+    metadata: meta('system::extension-apiserver-authentication-reader', {}, 'kube-system'),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: 'extension-apiserver-authentication-reader' },
+    subjects: [user('system:kube-controller-manager'), user('system:kube-scheduler')],
+  },
+];

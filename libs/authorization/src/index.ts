@@ -1,0 +1,13 @@
+export * from './rbac.types';
+export { ruleAllows } from './rule.matching';
+export { covers, compactRules, compactString, escalationMessage } from './policy.comparator';
+export { RbacIndex, describeBinding, type BindingEntry, type RbacKind } from './rbac.index';
+export { RbacAuthorizer, type NonResourceRuleInfo, type ResourceRuleInfo, type RuleResolver, type RuleResolvingAuthorizer, type RulesResult } from './rbac.authorizer';
+export { alwaysAllow, privilegedGroupAuthorizer, unionAuthorizer, unionRuleResolver } from './authorizers';
+export { RbacInformer, RBAC_STORAGE_PREFIXES, rbacStore, type RbacEventHandler } from './rbac.informer';
+export { EscalationCheck } from './escalation.check';
+export { aggregatedRules, sameRules } from './clusterrole.aggregation';
+export { forbiddenError, forbiddenMessage } from './forbidden.message';
+export { impersonate, type ImpersonationHeaders } from './impersonation';
+export { AGGREGATE_TO, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS } from './bootstrap.policy';
+export { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from './authorization.mode';
