@@ -1,9 +1,12 @@
 import type { KubeObject, SchemaComponents } from '@kube/apimachinery';
 import type { ResourceDefinition } from '@kube/apiserver';
+import type { AuthorizationSet } from '@kube/authorization';
 import type { ServiceAllocator } from './allocation/service.allocator';
-import { coordinationV1Components, coreV1Components } from './openapi';
+import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './openapi';
 import { coreResources } from './resources';
+import { authorizationResources } from './resources/authorization.resources';
 import { endpointsResourceWith, type EndpointsPolicy } from './resources/endpoints.resource';
+import { rbacResources } from './resources/rbac.resources';
 
 /** Events expire an hour after their last write, as kube's --event-ttl default. */
 export const EVENT_TTL_SECONDS = 3600;
@@ -11,10 +14,13 @@ export const EVENT_TTL_SECONDS = 3600;
 const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaComponents }> = {
   '': { prefix: 'io.k8s.api.core.v1.', components: coreV1Components },
   'coordination.k8s.io': { prefix: 'io.k8s.api.coordination.v1.', components: coordinationV1Components },
+  'rbac.authorization.k8s.io': { prefix: 'io.k8s.api.rbac.v1.', components: rbacV1Components },
+  'authorization.k8s.io': { prefix: 'io.k8s.api.authorization.v1.', components: authorizationV1Components },
+  'authentication.k8s.io': { prefix: 'io.k8s.api.authentication.v1.', components: authenticationV1Components },
 };
 
 function withSchema(def: ResourceDefinition): ResourceDefinition {
-  const pkg = SCHEMA_PACKAGES[def.group];
+  const pkg = def.version === 'v1' ? SCHEMA_PACKAGES[def.group] : undefined;
   const name = pkg ? pkg.prefix + def.kind : undefined;
   return pkg && name && pkg.components[name] ? { ...def, schema: { name, components: pkg.components } } : def;
 }
@@ -24,8 +30,8 @@ function namespaceSpecFinalizers(obj: KubeObject): string[] {
 }
 
 /** The built-in resources with their OpenAPI schemas and the storage side effects core-api adds. */
-export function buildCoreResources(allocator: ServiceAllocator, endpoints: EndpointsPolicy = { allowLoopback: false }): ResourceDefinition[] {
-  return coreResources.map(withSchema).map((def) => {
+export function buildCoreResources(allocator: ServiceAllocator, authorization: AuthorizationSet, endpoints: EndpointsPolicy = { allowLoopback: false }): ResourceDefinition[] {
+  return [...coreResources, ...rbacResources, ...authorizationResources(authorization)].map(withSchema).map((def) => {
     if (def.group !== '') return def;
     switch (def.plural) {
       case 'namespaces':

@@ -179,3 +179,11 @@ export function generateName(base: string): string {
   for (let i = 0; i < GENERATED_SUFFIX_LENGTH; i++) suffix += GENERATED_ALPHABET[randomInt(GENERATED_ALPHABET.length)];
   return prefix + suffix;
 }
+
+/** path.IsValidPathSegmentName: names used as one URL path segment (RBAC objects, CRD-less kinds). */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  if (name.includes('/')) return [`may not contain '/'`];
+  if (name.includes('%')) return [`may not contain '%'`];
+  return [];
+}

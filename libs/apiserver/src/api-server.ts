@@ -99,7 +99,7 @@ export class GenericApiServer {
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);
     // A server of computed resources only (metrics-server's kind) never talks to etcd.
-    this.health.add('etcd', () => (this.definitions.every((d) => d.source) ? undefined : storage.ping()));
+    this.health.add('etcd', () => (this.definitions.every((d) => d.source || d.createOnly) ? undefined : storage.ping()));
     this.health.add('shutdown', () => {
       if (this.shuttingDown) throw new Error('process is shutting down');
     }, ['readyz']);
@@ -161,7 +161,7 @@ export class GenericApiServer {
   }
 
   async listen(): Promise<number> {
-    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source).map((h) => h.store.start()));
+    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
     const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
     this.server = server;
     return port;
@@ -232,7 +232,7 @@ export class GenericApiServer {
 
   /** Starts the stores (watch caches) without a listener, for embedded use. */
   async start(): Promise<void> {
-    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source).map((h) => h.store.start()));
+    await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
   }
 
   /** The discovery documents and OpenAPI of this server (the aggregator merges them). */

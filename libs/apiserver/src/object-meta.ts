@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  isValidPathSegmentName,
   FieldError,
   generateName,
   stableStringify,
@@ -73,12 +74,7 @@ export function specChanged(a: KubeObject, b: KubeObject): boolean {
 const NAME_RULES: Record<NameValidation, (name: string) => string[]> = {
   subdomain: isDNS1123Subdomain,
   label: isDNS1123Label,
-  'path-segment': (name) => {
-    if (name === '.' || name === '..') return [`may not be '${name}'`];
-    if (name.includes('/')) return [`may not contain '/'`];
-    if (name.includes('%')) return [`may not contain '%'`];
-    return [];
-  },
+  'path-segment': isValidPathSegmentName,
 };
 
 /** ObjectMeta validation shared by every resource (name, generateName, labels, annotations). */

@@ -105,6 +105,12 @@ export interface ResourceDefinition {
    * Such a resource is read-only: `verbs` defaults to, and may only contain, get and list.
    */
   source?: ResourceSource;
+  /**
+   * Answer creates from your own code and store nothing (kube's review APIs: SubjectAccessReview, TokenReview…):
+   * the decoded object and the request's context in, the object to return (201) out. Such a resource serves
+   * `create` only. Throw a StatusError (Errors.*) to answer with another status.
+   */
+  createOnly?(obj: KubeObject, ctx: RequestContext): Promise<KubeObject> | KubeObject;
 }
 
 /** Where a computed resource's reads are answered; the request's namespace is undefined for all namespaces. */

@@ -154,6 +154,7 @@ export class RestHandler {
 
   async create(ctx: RequestContext, ns: string | undefined, body: JsonValue, opts: WriteOptions): Promise<KubeObject> {
     const obj = this.decode(body, ctx, opts);
+    if (this.def.createOnly) return this.withTypeMeta(await this.def.createOnly(obj, ctx));
     this.checkNamespace(obj, ns);
     this.def.strategy?.default?.(obj);
     await this.runAdmit('CREATE', ctx, '', obj);

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kube/apimachinery';
-import type { ResourceStore, Storage, WatchChannel, StorageEvent } from '@kube/storage';
+import { SharedIndexInformer, storageListerWatcher } from '@kube/client';
+import type { Storage, StorageInterface } from '@kube/storage';
 import { RbacIndex, type RbacKind } from './rbac.index';
 import { RBAC_GROUP } from './rbac.types';
 
@@ -12,28 +13,36 @@ export const RBAC_STORAGE_PREFIXES: Record<RbacKind, { resource: string; namespa
 };
 
 const KINDS = Object.keys(RBAC_STORAGE_PREFIXES) as RbacKind[];
-const RETRY_MS = 500;
 
 export type RbacEventHandler = (kind: RbacKind, type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject, old?: KubeObject) => void;
 
 /** The store of one RBAC kind in a process's storage (shared with the REST handlers when core-api serves them). */
-export function rbacStore(storage: Storage, kind: RbacKind): ResourceStore {
+export function rbacStore(storage: Storage, kind: RbacKind): StorageInterface {
   const { resource } = RBAC_STORAGE_PREFIXES[kind];
   return storage.resource({ group: RBAC_GROUP, resource }, resource);
 }
 
 /**
- * Keeps an RbacIndex current from storage as client-go informers do: list each kind, then watch from the
- * list's revision; a broken watch re-lists. Requests never read etcd: they read the index.
+ * Keeps an RbacIndex current from storage on one shared informer per kind (list, then watch; a broken watch
+ * re-lists, as client-go does). Requests never read etcd: they read the index.
  */
 export class RbacInformer {
   readonly index = new RbacIndex();
-  private readonly channels = new Map<RbacKind, WatchChannel<StorageEvent>>();
   private readonly handlers: RbacEventHandler[] = [];
-  private stopped = false;
+  private readonly informers: Array<{ kind: RbacKind; informer: SharedIndexInformer }>;
   private started?: Promise<void>;
 
-  constructor(private readonly storage: Storage) {}
+  constructor(storage: Storage) {
+    this.informers = KINDS.map((kind) => {
+      const informer = new SharedIndexInformer(`rbac ${kind}`, storageListerWatcher(rbacStore(storage, kind)));
+      informer.addEventHandler({
+        add: (obj) => this.emit(kind, 'ADDED', obj),
+        update: (old, obj) => this.emit(kind, 'MODIFIED', obj, old),
+        delete: (obj) => this.emit(kind, 'DELETED', obj),
+      });
+      return { kind, informer };
+    });
+  }
 
   /** Called for every change after the index has applied it (and for every object of a re-list, as ADDED). */
   onEvent(handler: RbacEventHandler): void {
@@ -42,55 +51,21 @@ export class RbacInformer {
 
   /** Resolves once every kind has been listed into the index. */
   start(): Promise<void> {
-    this.started ??= Promise.all(KINDS.map((kind) => this.run(kind))).then(() => undefined);
+    this.started ??= Promise.all(
+      this.informers.map(({ informer }) => {
+        informer.run();
+        return informer.waitForSync();
+      }),
+    ).then(() => undefined);
     return this.started;
   }
 
   stop(): void {
-    this.stopped = true;
-    for (const ch of this.channels.values()) ch.close();
-  }
-
-  private run(kind: RbacKind): Promise<void> {
-    return new Promise<void>((synced) => void this.loop(kind, synced));
-  }
-
-  private async loop(kind: RbacKind, synced: () => void): Promise<void> {
-    const store = rbacStore(this.storage, kind);
-    let known = new Map<string, KubeObject>();
-    while (!this.stopped) {
-      try {
-        const list = await store.list(undefined, {});
-        const fresh = new Map<string, KubeObject>();
-        for (const obj of list.items) fresh.set(keyOf(obj), obj);
-        // A re-list replaces what the broken watch may have missed: deletions first, then the current objects.
-        for (const [k, obj] of known) if (!fresh.has(k)) this.emit(kind, 'DELETED', obj);
-        for (const [k, obj] of fresh) this.emit(kind, known.has(k) ? 'MODIFIED' : 'ADDED', obj, known.get(k));
-        known = fresh;
-        synced();
-        const channel = await store.watch(undefined, list.resourceVersion);
-        this.channels.set(kind, channel);
-        if (this.stopped) channel.close();
-        for await (const ev of channel) {
-          if (ev.type === 'BOOKMARK') continue;
-          const k = keyOf(ev.object);
-          if (ev.type === 'DELETED') known.delete(k);
-          else known.set(k, ev.object);
-          this.emit(kind, ev.type, ev.object, ev.prevObject);
-        }
-      } catch {
-        // etcd unavailable or the watch expired: re-list after a pause.
-      }
-      if (!this.stopped) await new Promise((r) => setTimeout(r, RETRY_MS));
-    }
+    for (const { informer } of this.informers) informer.stop();
   }
 
   private emit(kind: RbacKind, type: 'ADDED' | 'MODIFIED' | 'DELETED', obj: KubeObject, old?: KubeObject): void {
     this.index.apply(kind, type, obj);
     for (const h of this.handlers) h(kind, type, obj, old);
   }
-}
-
-function keyOf(obj: KubeObject): string {
-  return `${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
 }
