@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { serverConfigFromEnv, type ServerConfig } from '@kube/apiserver';
+import type { AuthorizationMode } from '@kube/authorization';
 import type { ProxyClientCertificate } from './proxy/backend.target';
 
 /** A service the aggregator fronts without an APIService.spec.service (core-api, extensions). */
@@ -14,6 +15,8 @@ export interface AggregatorConfig {
   proxyClient: ProxyClientCertificate;
   backends: LocalBackend[];
   auditLogPath?: string;
+  /** KUBE_AUTHORIZATION_MODE by default. */
+  authorizationMode?: AuthorizationMode;
 }
 
 /**

@@ -1,10 +1,11 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { GenericApiServer, HealthChecks, informerProviders } from '@kube/apiserver';
+import { authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
 import { apiServicesResource } from './apiservice/apiservices.resource';
 import type { AggregatorConfig } from './aggregator.config';
-import { AGGREGATOR_CONFIG } from './aggregator.tokens';
+import { AGGREGATOR_CONFIG, AUTHORIZATION } from './aggregator.tokens';
 import { AggregatorEvents } from './aggregator.events';
 import { AutoRegistration } from './reconcilers/autoregistration.reconciler';
 import { AvailabilityController } from './reconcilers/availability.reconciler';
@@ -30,10 +31,12 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(BackendAgents) private readonly agents: BackendAgents,
     @Inject(AGGREGATOR_CONFIG) private readonly config: AggregatorConfig,
     @Inject(LeaderElection) private readonly election: LeaderElection,
+    @Inject(AUTHORIZATION) private readonly authz: AuthorizationSet,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.local.start();
+    // Every request is authorized from the RBAC objects in memory: they are listed before the first request.
+    await Promise.all([this.local.start(), this.authz.start()]);
     this.port = await this.frontDoor.listen();
     this.logger.log(`aggregator serving on https://${this.config.server.server.bindAddress}:${this.port}`);
   }
@@ -41,6 +44,7 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     await this.election.stop();
     await this.frontDoor.close();
+    this.authz.stop();
     this.agents.destroy();
   }
 
@@ -73,6 +77,7 @@ export class AggregatorModule {
           inject: [Storage],
         },
         { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient) },
+        { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, config.authorizationMode ?? authorizationModeFromEnv()), inject: [Storage] },
         {
           provide: LeaderElection,
           useFactory: (storage: Storage) => {
@@ -97,16 +102,16 @@ export class AggregatorModule {
         { provide: OpenApiMerger, useFactory: (local: GenericApiServer, agents: BackendAgents) => new OpenApiMerger(agents, () => local.openApiDocuments), inject: [GenericApiServer, BackendAgents] },
         {
           provide: FrontDoor,
-          useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents) =>
+          useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents, authz: AuthorizationSet) =>
             new FrontDoor(
-              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, requestLog: s.requestLog },
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, requestLog: s.requestLog, authorizer: authz.authorizer },
               local,
               routes,
               discovery,
               openapi,
               agents,
             ),
-          inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents],
+          inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents, AUTHORIZATION],
         },
         // The front door serves the aggregator's health: controllers register their checks there themselves.
         { provide: HealthChecks, useFactory: (frontDoor: FrontDoor) => frontDoor.health, inject: [FrontDoor] },

@@ -1,1 +1,4 @@
 export const AGGREGATOR_CONFIG = Symbol('AGGREGATOR_CONFIG');
+
+/** The front door's AuthorizationSet (@kube/authorization). */
+export const AUTHORIZATION = Symbol('AUTHORIZATION');

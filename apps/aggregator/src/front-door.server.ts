@@ -3,10 +3,10 @@ import type { Server } from 'node:https';
 import type { Socket } from 'node:net';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, RequestLimiter, RequestLog, requestIdOf, writeStatus, type AuthenticationOptions, type GenericApiServer, type HealthEndpoint, type RequestLogOptions, type UserInfo } from '@kube/apiserver';
+import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, parseRequestInfo, RequestLimiter, RequestLog, requestIdOf, writeStatus, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestLogOptions, type UserInfo } from '@kube/apiserver';
+import { forbiddenError, impersonate, requestAttributes } from '@kube/authorization';
 import { AuditLog } from './audit.log';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
-import { impersonate } from './impersonation';
 import type { OpenApiMerger } from './openapi/openapi.merger';
 import { proxyRequest, proxyUpgrade } from './proxy/backend.proxy';
 import type { BackendAgents, ProxyClientCertificate } from './proxy/backend.target';
@@ -23,6 +23,8 @@ export interface FrontDoorOptions {
   requestTimeoutMs?: number;
   auditLogPath?: string;
   requestLog?: RequestLogOptions;
+  /** Decides every request, proxied ones included, after authentication and impersonation. */
+  authorizer: Authorizer;
 }
 
 const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -83,14 +85,19 @@ export class FrontDoor {
     if (this.server) await closeGracefully(this.server);
   }
 
-  private identify(req: IncomingMessage): UserInfo {
-    const user = this.authn.authenticate(req);
-    if (!user) {
-      // Like kube's system:public-info-viewer: health and version answer anonymous callers.
-      if (isPublicPath((req.url ?? '/').split('?')[0])) return { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-      throw Errors.unauthorized();
-    }
-    return impersonate(req, user);
+  /** Authentication, impersonation (authorized per value), then authorization of the request itself. */
+  private async identify(req: IncomingMessage, path: string, query: string): Promise<UserInfo> {
+    const authenticated = this.authn.authenticate(req);
+    let user: UserInfo;
+    if (authenticated) user = await impersonate(req.headers, authenticated, this.options.authorizer);
+    // Anonymous callers reach only health and version (kube's system:public-info-viewer binding decides).
+    else if (isPublicPath(path)) user = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+    else throw Errors.unauthorized();
+    const info = parseRequestInfo(req.method ?? 'GET', path, /(^|&)watch=(true|1)(&|$)/.test(query));
+    const attrs = requestAttributes(user, info);
+    const result = await this.options.authorizer.authorize(attrs);
+    if (result.decision !== 'Allow') throw forbiddenError(attrs, result.reason);
+    return user;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -108,7 +115,7 @@ export class FrontDoor {
     let code = 0;
     let longRunning = false;
     try {
-      user = this.identify(req);
+      user = await this.identify(req, path, query);
       longRunning = isWatch(req, path, query);
       const identity = user;
       code = longRunning ? await this.route(req, res, path, identity) : await this.limiter.run(MUTATING_METHODS.has(req.method ?? 'GET'), res, () => this.route(req, res, path, identity));
@@ -163,9 +170,14 @@ export class FrontDoor {
   }
 
   private handleUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    void this.upgrade(req, socket, head);
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
     try {
-      const user = this.identify(req);
-      const gv = groupVersionOf((req.url ?? '/').split('?')[0]);
+      const [path, query = ''] = (req.url ?? '/').split('?');
+      const user = await this.identify(req, path, query);
+      const gv = groupVersionOf(path);
       const route = gv ? this.routes.lookup(gv.group, gv.version) : undefined;
       if (!route || route.kind !== 'proxy') throw notFound();
       proxyUpgrade(req, socket, head, route.target, user, this.options.proxyClient);

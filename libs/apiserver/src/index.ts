@@ -20,3 +20,4 @@ export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFor
 export { installLastResortHandlers, type ProcessEvents } from './logging/last-resort.handler';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';
+export { parseRequestInfo, type RequestInfo } from './request-info';

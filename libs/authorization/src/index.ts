@@ -11,3 +11,4 @@ export { forbiddenError, forbiddenMessage } from './forbidden.message';
 export { impersonate, type ImpersonationHeaders } from './impersonation';
 export { AGGREGATE_TO, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS } from './bootstrap.policy';
 export { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from './authorization.mode';
+export { requestAttributes } from './request.attributes';

@@ -3,6 +3,7 @@ import { Lease } from './coordination.fields';
 import { ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount } from './core.fields';
 import type { MessageSpec } from './field.schema';
 import { DeleteOptions } from './meta.fields';
+import { ClusterRole, Role, RoleBinding, SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, SubjectAccessReview } from './rbac.fields';
 
 const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['v1/ConfigMap', ConfigMap],
@@ -14,6 +15,16 @@ const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['v1/Endpoints', Endpoints],
   ['v1/Event', Event],
   ['coordination.k8s.io/v1/Lease', Lease],
+  ['rbac.authorization.k8s.io/v1/Role', Role],
+  ['rbac.authorization.k8s.io/v1/ClusterRole', ClusterRole],
+  ['rbac.authorization.k8s.io/v1/RoleBinding', RoleBinding],
+  ['rbac.authorization.k8s.io/v1/ClusterRoleBinding', RoleBinding],
+  ['authorization.k8s.io/v1/SubjectAccessReview', SubjectAccessReview],
+  ['authorization.k8s.io/v1/LocalSubjectAccessReview', SubjectAccessReview],
+  ['authorization.k8s.io/v1/SelfSubjectAccessReview', SelfSubjectAccessReview],
+  ['authorization.k8s.io/v1/SelfSubjectRulesReview', SelfSubjectRulesReview],
+  ['authentication.k8s.io/v1/SelfSubjectReview', SelfSubjectReview],
+  ['authentication.k8s.io/v1beta1/SelfSubjectReview', SelfSubjectReview],
 ]);
 
 /** The field table for apiVersion/kind, if supported. DeleteOptions is registered in every group version. */
