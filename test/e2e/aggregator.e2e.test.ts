@@ -65,8 +65,11 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
     expect(r.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized' });
   });
 
-  it('impersonates for system:masters', async () => {
-    const r = await stack.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' } });
+  it('impersonates for system:masters, and authorizes the impersonated identity', async () => {
+    const jane = await stack.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'devs' } });
+    expect(jane.status).toBe(403);
+    expect(jane.json()).toMatchObject({ reason: 'Forbidden', message: 'configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"' });
+    const r = await stack.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { 'Impersonate-User': 'jane', 'Impersonate-Group': 'system:masters' } });
     expect(r.status).toBe(200);
   });
 
