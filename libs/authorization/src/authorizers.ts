@@ -31,22 +31,22 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
  * Synchronous authorizers stay synchronous (the hot path allocates no promise).
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
-  const decide = (attrs: AuthorizationAttributes, from: number, reasons: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
+  const decide = (attrs: AuthorizationAttributes, from: number, reasons?: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
     for (let i = from; i < authorizers.length; i++) {
       const r = authorizers[i].authorize(attrs);
       if (isPromise(r)) {
         return r.then((res) => {
           if (res.decision !== 'NoOpinion') return res;
-          if (res.reason) reasons.push(res.reason);
+          if (res.reason) (reasons ??= []).push(res.reason);
           return decide(attrs, i + 1, reasons);
         });
       }
       if (r.decision !== 'NoOpinion') return r;
-      if (r.reason) reasons.push(r.reason);
+      if (r.reason) (reasons ??= []).push(r.reason);
     }
-    return reasons.length ? { decision: 'NoOpinion', reason: reasons.join('\n') } : NO_OPINION;
+    return reasons ? { decision: 'NoOpinion', reason: reasons.join('\n') } : NO_OPINION;
   };
-  return { authorize: (attrs) => decide(attrs, 0, []) };
+  return { authorize: (attrs) => decide(attrs, 0) };
 }
 
 /** union rule resolver: every resolver's rules together. */

@@ -1,7 +1,7 @@
 export * from './rbac.types';
-export { ruleAllows } from './rule.matching';
+export { CompiledRule } from './rule.matching';
 export { covers, compactRules, compactString, escalationMessage } from './policy.comparator';
-export { RbacIndex, describeBinding, type BindingEntry, type RbacKind } from './rbac.index';
+export { RbacIndex, type BindingEntry, type RbacKind } from './rbac.index';
 export { RbacAuthorizer, type NonResourceRuleInfo, type ResourceRuleInfo, type RuleResolver, type RuleResolvingAuthorizer, type RulesResult } from './rbac.authorizer';
 export { alwaysAllow, privilegedGroupAuthorizer, unionAuthorizer, unionRuleResolver } from './authorizers';
 export { RbacInformer, RBAC_STORAGE_PREFIXES, rbacStore, type RbacEventHandler } from './rbac.informer';

@@ -1,8 +1,7 @@
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer, UserInfo } from '@kube/apiserver';
 import { aggregateMessage } from './go.format';
-import { describeBinding, type BindingEntry, type RbacIndex } from './rbac.index';
+import { allowReason, type RbacIndex } from './rbac.index';
 import type { PolicyRule } from './rbac.types';
-import { ruleAllows } from './rule.matching';
 
 /** authorizer.ResourceRuleInfo / NonResourceRuleInfo as SelfSubjectRulesReview prints them. */
 export interface ResourceRuleInfo {
@@ -40,20 +39,9 @@ export class RbacAuthorizer implements RuleResolvingAuthorizer {
   constructor(private readonly index: RbacIndex) {}
 
   authorize(attrs: AuthorizationAttributes): AuthorizationResult {
-    let allowedBy: BindingEntry | undefined;
-    let errors: string[] | undefined;
-    this.index.visitRulesFor(
-      attrs.user,
-      attrs.namespace,
-      (entry, rule) => {
-        if (!ruleAllows(attrs, rule)) return true;
-        allowedBy = entry;
-        return false;
-      },
-      (message) => (errors ??= []).push(message),
-    );
-    if (allowedBy) return { decision: 'Allow', reason: `RBAC: allowed by ${describeBinding(allowedBy, attrs.user)}` };
-    return { decision: 'NoOpinion', reason: errors ? `RBAC: ${aggregateMessage(errors)}` : '' };
+    const found = this.index.findAllowing(attrs);
+    if (found.entry) return { decision: 'Allow', reason: allowReason(found.entry, found.key) };
+    return { decision: 'NoOpinion', reason: found.errors ? `RBAC: ${aggregateMessage(found.errors)}` : '' };
   }
 
   /** Every rule that applies to the user in the namespace (RulesFor), and the resolution errors met. */

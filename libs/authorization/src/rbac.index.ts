@@ -1,6 +1,7 @@
 import type { KubeObject } from '@kube/apimachinery';
-import type { UserInfo } from '@kube/apiserver';
+import type { AuthorizationAttributes, UserInfo } from '@kube/apiserver';
 import { goQuote } from './go.format';
+import { CompiledRule } from './rule.matching';
 import { serviceAccountUsername, type ClusterRole, type PolicyRule, type Role, type RoleBinding, type Subject } from './rbac.types';
 
 export type RbacKind = 'Role' | 'ClusterRole' | 'RoleBinding' | 'ClusterRoleBinding';
@@ -13,10 +14,12 @@ export interface BindingEntry {
   namespace: string;
   /** Key of the referenced role in the index's role maps ('' for an unsupported kind). */
   roleKey: string;
+  /** Allow reasons by the subject key the binding was found under (built once, on first use). */
+  reasons?: Map<string, string>;
 }
 
-/** What a rule visitor sees: the rule and the binding it came from (to describe it when it allows). */
-export type RuleVisitor = (entry: BindingEntry, rule: PolicyRule) => boolean;
+/** What the first allowing rule was found through, or the resolution errors met when none allows. */
+export type AllowSearch = { entry: BindingEntry; key: string } | { entry?: undefined; errors?: string[] };
 
 const EMPTY: readonly BindingEntry[] = [];
 
@@ -33,22 +36,6 @@ function subjectKey(subject: Subject, bindingNamespace: string): string | undefi
     }
     default:
       return undefined;
-  }
-}
-
-/** appliesToUser: the binding subject matches this user. */
-function appliesTo(user: UserInfo, subject: Subject, bindingNamespace: string): boolean {
-  switch (subject.kind) {
-    case 'User':
-      return user.name === subject.name;
-    case 'Group':
-      return user.groups.includes(subject.name);
-    case 'ServiceAccount': {
-      const ns = subject.namespace || bindingNamespace;
-      return !!ns && user.name === serviceAccountUsername(ns, subject.name);
-    }
-    default:
-      return false;
   }
 }
 
@@ -69,6 +56,8 @@ export class RbacIndex {
   private readonly bindings = new Map<string, { entry: BindingEntry; keys: string[] }>();
   private readonly clusterBySubject = new Map<string, BindingEntry[]>();
   private readonly namespacedBySubject = new Map<string, Map<string, BindingEntry[]>>();
+  /** Compiled rules per role object version (objects are replaced, never mutated, on change). */
+  private readonly compiled = new WeakMap<object, readonly CompiledRule[]>();
   /** Bumped on every change (consumers cache derived data by it). */
   generation = 0;
 
@@ -168,6 +157,57 @@ export class RbacIndex {
     return { rules: role.rules ?? [] };
   }
 
+  /** The rules of a binding's role compiled for matching, undefined when the role is missing. */
+  private compiledRulesOf(entry: BindingEntry): readonly CompiledRule[] | undefined {
+    if (!entry.roleKey) return undefined;
+    const role = entry.roleKey.startsWith('c/') ? this.clusterRoles.get(entry.binding.roleRef.name) : this.roles.get(`${entry.namespace}/${entry.binding.roleRef.name}`);
+    if (!role) return undefined;
+    let rules = this.compiled.get(role);
+    if (!rules) {
+      rules = (role.rules ?? []).map((r) => new CompiledRule(r));
+      this.compiled.set(role, rules);
+    }
+    return rules;
+  }
+
+  /**
+   * The hot path of the authorizer: the bindings naming the user (then each of their groups), cluster-wide then
+   * in the namespace, scanned for the first rule that allows. Map lookups and set lookups only.
+   */
+  findAllowing(attrs: AuthorizationAttributes): AllowSearch {
+    const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
+    const search: { errors?: string[] } = {};
+    const found = this.scanSubjects(this.clusterBySubject, attrs, combined, search);
+    if (found) return found;
+    const nsMap = attrs.namespace ? this.namespacedBySubject.get(attrs.namespace) : undefined;
+    return (nsMap && this.scanSubjects(nsMap, attrs, combined, search)) || search;
+  }
+
+  private scanSubjects(bySubject: Map<string, BindingEntry[]>, attrs: AuthorizationAttributes, combined: string, search: { errors?: string[] }): AllowSearch | undefined {
+    const userKey = `u:${attrs.user.name}`;
+    const byUser = this.scan(bySubject.get(userKey), attrs, combined, search);
+    if (byUser) return { entry: byUser, key: userKey };
+    for (const g of attrs.user.groups) {
+      const key = `g:${g}`;
+      const byGroup = this.scan(bySubject.get(key), attrs, combined, search);
+      if (byGroup) return { entry: byGroup, key };
+    }
+    return undefined;
+  }
+
+  private scan(entries: readonly BindingEntry[] | undefined, attrs: AuthorizationAttributes, combined: string, search: { errors?: string[] }): BindingEntry | undefined {
+    if (!entries) return undefined;
+    for (const entry of entries) {
+      const rules = this.compiledRulesOf(entry);
+      if (!rules) {
+        (search.errors ??= []).push(this.rulesOf(entry).error as string);
+        continue;
+      }
+      for (const rule of rules) if (rule.allows(attrs, combined)) return entry;
+    }
+    return undefined;
+  }
+
   /** Role rules by reference, for escalation checks of a binding (GetRoleReferenceRules). */
   roleReferenceRules(ref: { kind: string; name: string }, bindingNamespace: string): { rules: readonly PolicyRule[]; error?: string } {
     const entry: BindingEntry = {
@@ -177,32 +217,6 @@ export class RbacIndex {
       roleKey: ref.kind === 'ClusterRole' ? `c/${ref.name}` : ref.kind === 'Role' && bindingNamespace ? `r/${bindingNamespace}/${ref.name}` : '',
     };
     return this.rulesOf(entry);
-  }
-
-  /**
-   * Visits the rules that apply to a user in a namespace (cluster bindings first, then the namespace's), as
-   * VisitRulesFor does; stops when the visitor returns false. Errors (missing roles) go to `onError`.
-   */
-  visitRulesFor(user: UserInfo, namespace: string, visitor: RuleVisitor, onError: (message: string) => void): void {
-    if (!this.visitIn(this.clusterBySubject, user, visitor, onError)) return;
-    if (!namespace) return;
-    const nsMap = this.namespacedBySubject.get(namespace);
-    if (nsMap) this.visitIn(nsMap, user, visitor, onError);
-  }
-
-  private visitIn(bySubject: Map<string, BindingEntry[]>, user: UserInfo, visitor: RuleVisitor, onError: (message: string) => void): boolean {
-    if (!this.visitList(bySubject.get(`u:${user.name}`) ?? EMPTY, visitor, onError)) return false;
-    for (const g of user.groups) if (!this.visitList(bySubject.get(`g:${g}`) ?? EMPTY, visitor, onError)) return false;
-    return true;
-  }
-
-  private visitList(entries: readonly BindingEntry[], visitor: RuleVisitor, onError: (message: string) => void): boolean {
-    for (const entry of entries) {
-      const { rules, error } = this.rulesOf(entry);
-      if (error) onError(error);
-      for (const rule of rules) if (!visitor(entry, rule)) return false;
-    }
-    return true;
   }
 
   /** Every binding that applies to the user, each once (for rule listings). */
@@ -218,10 +232,23 @@ export class RbacIndex {
   }
 }
 
-/** The source description kube's RBAC gives in its allow reason: `ClusterRoleBinding "x" of ClusterRole "y" to Group "z"`. */
-export function describeBinding(entry: BindingEntry, user: UserInfo): string {
+/**
+ * kube's allow reason, `RBAC: allowed by ClusterRoleBinding "x" of ClusterRole "y" to Group "z"`, for a binding
+ * found under `key`: built once per binding and key. (kube names the binding's first subject that applies to
+ * the user; this names the one the lookup went through, the same unless a binding names the user twice.)
+ */
+export function allowReason(entry: BindingEntry, key: string): string {
+  let reason = entry.reasons?.get(key);
+  if (reason === undefined) {
+    const subject = (entry.binding.subjects ?? []).find((s) => subjectKey(s, entry.namespace) === key) ?? { kind: '', name: '' };
+    reason = `RBAC: allowed by ${describe(entry, subject)}`;
+    (entry.reasons ??= new Map()).set(key, reason);
+  }
+  return reason;
+}
+
+function describe(entry: BindingEntry, subject: Subject): string {
   const b = entry.binding;
-  const subject = (b.subjects ?? []).find((s) => appliesTo(user, s, entry.namespace)) ?? { kind: '', name: '' };
   const name = entry.kind === 'RoleBinding' ? `${b.metadata.name}/${entry.namespace}` : (b.metadata.name ?? '');
   return `${entry.kind} ${goQuote(name)} of ${b.roleRef.kind} ${goQuote(b.roleRef.name)} to ${describeSubject(subject, entry.namespace)}`;
 }

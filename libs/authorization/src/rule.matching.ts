@@ -1,48 +1,56 @@
+/** RBAC rule matching (plugin/pkg/auth/authorizer/rbac RuleAllows with rbacv1helpers' matchers). */
 import type { AuthorizationAttributes } from '@kube/apiserver';
 import type { PolicyRule } from './rbac.types';
 
-/** rbacv1helpers.VerbMatches. */
-export function verbMatches(rule: PolicyRule, verb: string): boolean {
-  for (const v of rule.verbs) if (v === '*' || v === verb) return true;
-  return false;
-}
+/**
+ * A rule prepared for matching: sets instead of lists, wildcards as flags. Compiled once per role version, so
+ * a request does only set lookups.
+ */
+export class CompiledRule {
+  private readonly allVerbs: boolean;
+  private readonly verbs: ReadonlySet<string>;
+  private readonly allGroups: boolean;
+  private readonly groups: ReadonlySet<string>;
+  private readonly allResources: boolean;
+  private readonly resources: ReadonlySet<string>;
+  /** Subresources granted on every resource (`*\/scale`). */
+  private readonly anySubresource: ReadonlySet<string>;
+  private readonly names?: ReadonlySet<string>;
+  private readonly allURLs: boolean;
+  private readonly urls: ReadonlySet<string>;
+  private readonly urlPrefixes: readonly string[];
 
-/** rbacv1helpers.APIGroupMatches. */
-export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
-  for (const g of rule.apiGroups ?? []) if (g === '*' || g === group) return true;
-  return false;
-}
-
-/** rbacv1helpers.ResourceMatches: `*`, an exact `resource[/subresource]`, or `*\/subresource`. */
-export function resourceMatches(rule: PolicyRule, combined: string, subresource: string): boolean {
-  for (const r of rule.resources ?? []) {
-    if (r === '*' || r === combined) return true;
-    if (subresource && r.length === subresource.length + 2 && r.startsWith('*/') && r.endsWith(subresource)) return true;
+  constructor(readonly rule: PolicyRule) {
+    const verbs = rule.verbs ?? [];
+    this.allVerbs = verbs.includes('*');
+    this.verbs = new Set(verbs);
+    this.allGroups = (rule.apiGroups ?? []).includes('*');
+    this.groups = new Set(rule.apiGroups ?? []);
+    const resources = rule.resources ?? [];
+    this.allResources = resources.includes('*');
+    this.resources = new Set(resources);
+    this.anySubresource = new Set(resources.filter((r) => r.startsWith('*/')).map((r) => r.slice(2)));
+    this.names = rule.resourceNames?.length ? new Set(rule.resourceNames) : undefined;
+    const urls = rule.nonResourceURLs ?? [];
+    this.allURLs = urls.includes('*');
+    this.urls = new Set(urls);
+    this.urlPrefixes = urls.filter((u) => u.endsWith('*')).map((u) => u.replace(/\*+$/, ''));
   }
-  return false;
-}
 
-/** rbacv1helpers.ResourceNameMatches: no names means every name. */
-export function resourceNameMatches(rule: PolicyRule, name: string): boolean {
-  const names = rule.resourceNames;
-  if (!names || names.length === 0) return true;
-  return names.includes(name);
-}
-
-/** rbacv1helpers.NonResourceURLMatches: `*`, exact, or a prefix ending in `*`. */
-export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
-  for (const u of rule.nonResourceURLs ?? []) {
-    if (u === '*' || u === path) return true;
-    if (u.endsWith('*') && path.startsWith(u.replace(/\*+$/, ''))) return true;
+  /**
+   * RuleAllows: verb (or `*`), then group, resource as `resource[/subresource]`, `*` or `*\/subresource`, and
+   * resourceNames (none = any); non-resource requests match URLs exactly, by `*`, or by a prefix ending in `*`.
+   * `combined` is resource[/subresource], computed once per request.
+   */
+  allows(attrs: AuthorizationAttributes, combined: string): boolean {
+    if (!this.allVerbs && !this.verbs.has(attrs.verb)) return false;
+    if (attrs.resourceRequest) {
+      if (!this.allGroups && !this.groups.has(attrs.apiGroup)) return false;
+      if (!this.allResources && !this.resources.has(combined) && !(attrs.subresource && this.anySubresource.has(attrs.subresource))) return false;
+      return !this.names || this.names.has(attrs.name);
+    }
+    if (this.allURLs || this.urls.has(attrs.path)) return true;
+    for (const p of this.urlPrefixes) if (attrs.path.startsWith(p)) return true;
+    return false;
   }
-  return false;
-}
-
-/** rbac.RuleAllows: whether one rule grants the request. */
-export function ruleAllows(attrs: AuthorizationAttributes, rule: PolicyRule): boolean {
-  if (attrs.resourceRequest) {
-    const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-    return verbMatches(rule, attrs.verb) && apiGroupMatches(rule, attrs.apiGroup) && resourceMatches(rule, combined, attrs.subresource) && resourceNameMatches(rule, attrs.name);
-  }
-  return verbMatches(rule, attrs.verb) && nonResourceURLMatches(rule, attrs.path);
 }
