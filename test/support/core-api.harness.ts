@@ -86,6 +86,8 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   const app = await bootCoreApi(config);
   const port = app.get(ApiServerLifecycle).port;
   const access = await adminAccess(pki, dir, port);
+  // Handed out once /readyz passes, like a stack (the RBAC bootstrap policy is a readiness check).
+  await untilReady(access.request);
   return {
     ...access,
     port,
@@ -164,7 +166,7 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
   };
 }
 
-/** Like `npm start`: a stack is handed out once the front door's /readyz passes (built-in APIServices exist and are Available). */
+/** Like `npm start`: a server is handed out once its /readyz passes (for a stack: the front door's, built-in APIServices exist and are Available). */
 async function untilReady(request: CoreApiHarness['request'], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';

@@ -58,9 +58,14 @@ export class RbacBootstrapController implements OnApplicationBootstrap, OnApplic
   /** Resolves once every default object is reconciled (tests and the aggregation controller wait on it). */
   readonly done: Promise<void>;
   private resolveDone!: () => void;
+  private reconciled = false;
 
   constructor(@Inject(GenericApiServer) private readonly server: GenericApiServer) {
     this.done = new Promise((r) => (this.resolveDone = r));
+    // kube-apiserver's post-start hook of the same name keeps /readyz failing until the policy exists.
+    server.health.add('poststarthook/rbac/bootstrap-roles', () => {
+      if (!this.reconciled) throw new Error('not finished');
+    }, ['readyz', 'healthz']);
   }
 
   onApplicationBootstrap(): void {
@@ -75,6 +80,7 @@ export class RbacBootstrapController implements OnApplicationBootstrap, OnApplic
   private async attempt(): Promise<void> {
     try {
       await this.reconcile();
+      this.reconciled = true;
       this.resolveDone();
     } catch (err) {
       if (this.stopped) return;
