@@ -149,6 +149,8 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
   const port = aggregator.get(FrontDoorLifecycle).port;
   const front = await adminAccess(pki, dir, port);
   const apps = [aggregator, extensions, core];
+  const coreAccess = await adminAccess(pki, dir, corePort);
+  await untilReady(coreAccess.request);
   await untilReady(front.request);
   return {
     ...front,
@@ -157,7 +159,7 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
     etcd,
     app: aggregator,
     apps,
-    core: await adminAccess(pki, dir, corePort),
+    core: coreAccess,
     extensions: await adminAccess(pki, dir, extPort),
     stop: async () => {
       for (const a of apps) await a.close();
