@@ -1,6 +1,6 @@
 /* eslint-disable */
 // Generated file, do not edit by hand. meta/v1 schemas are not repeated here: they come from
-// @kube/apiserver metaV1Components (merged in ./index.ts).
+// @kube/apiserver metaV1Components and core-v1.schemas.ts (merged in ./index.ts).
 // Contents: authentication.k8s.io/v1 TokenReview, SelfSubjectReview,
 // with everything they reference (the transitive closure by $ref of components.schemas), verbatim from
 // kubernetes/kubernetes release-1.33 api/openapi-spec/v3/apis__authentication.k8s.io__v1_openapi.json

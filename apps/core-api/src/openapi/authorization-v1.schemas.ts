@@ -1,6 +1,6 @@
 /* eslint-disable */
 // Generated file, do not edit by hand. meta/v1 schemas are not repeated here: they come from
-// @kube/apiserver metaV1Components (merged in ./index.ts).
+// @kube/apiserver metaV1Components and core-v1.schemas.ts (merged in ./index.ts).
 // Contents: authorization.k8s.io/v1 SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview,
 // with everything they reference (the transitive closure by $ref of components.schemas), verbatim from
 // kubernetes/kubernetes release-1.33 api/openapi-spec/v3/apis__authorization.k8s.io__v1_openapi.json
@@ -565,35 +565,6 @@ export const authorizationV1Components: SchemaComponents = {
       },
       "values": {
         "description": "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty.",
-        "items": {
-          "default": "",
-          "type": "string"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-      }
-    },
-    "required": [
-      "key",
-      "operator"
-    ],
-    "type": "object"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": {
-    "description": "A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.",
-    "properties": {
-      "key": {
-        "default": "",
-        "description": "key is the label key that the selector applies to.",
-        "type": "string"
-      },
-      "operator": {
-        "default": "",
-        "description": "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
-        "type": "string"
-      },
-      "values": {
-        "description": "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.",
         "items": {
           "default": "",
           "type": "string"

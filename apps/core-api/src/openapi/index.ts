@@ -12,7 +12,9 @@ import { coreV1Components as coreOwn } from './core-v1.schemas';
 import { rbacV1Components as rbacOwn } from './rbac-v1.schemas';
 
 export const coreV1Components: SchemaComponents = { ...metaV1Components, ...coreOwn };
+/** meta/v1 schemas beyond @kube/apiserver's that the core group brings (LabelSelector, …), shared with other groups. */
+const coreMeta: SchemaComponents = Object.fromEntries(Object.entries(coreOwn).filter(([name]) => name.startsWith('io.k8s.apimachinery.pkg.apis.meta.v1.')));
 export const coordinationV1Components: SchemaComponents = { ...metaV1Components, ...coordinationOwn };
-export const rbacV1Components: SchemaComponents = { ...metaV1Components, ...rbacOwn };
-export const authorizationV1Components: SchemaComponents = { ...metaV1Components, ...authorizationOwn };
+export const rbacV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...rbacOwn };
+export const authorizationV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...authorizationOwn };
 export const authenticationV1Components: SchemaComponents = { ...metaV1Components, ...authenticationOwn };

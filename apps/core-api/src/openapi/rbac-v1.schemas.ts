@@ -1,6 +1,6 @@
 /* eslint-disable */
 // Generated file, do not edit by hand. meta/v1 schemas are not repeated here: they come from
-// @kube/apiserver metaV1Components (merged in ./index.ts).
+// @kube/apiserver metaV1Components and core-v1.schemas.ts (merged in ./index.ts).
 // Contents: rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding, ClusterRoleBinding and their lists,
 // with everything they reference (the transitive closure by $ref of components.schemas), verbatim from
 // kubernetes/kubernetes release-1.33 api/openapi-spec/v3/apis__rbac.authorization.k8s.io__v1_openapi.json
@@ -522,62 +522,5 @@ export const rbacV1Components: SchemaComponents = {
     ],
     "type": "object",
     "x-kubernetes-map-type": "atomic"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector": {
-    "description": "A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.",
-    "properties": {
-      "matchExpressions": {
-        "description": "matchExpressions is a list of label selector requirements. The requirements are ANDed.",
-        "items": {
-          "allOf": [
-            {
-              "$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement"
-            }
-          ],
-          "default": {}
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-      },
-      "matchLabels": {
-        "additionalProperties": {
-          "default": "",
-          "type": "string"
-        },
-        "description": "matchLabels is a map of {key,value} pairs. A single {key,value} in the matchLabels map is equivalent to an element of matchExpressions, whose key field is \"key\", the operator is \"In\", and the values array contains only \"value\". The requirements are ANDed.",
-        "type": "object"
-      }
-    },
-    "type": "object",
-    "x-kubernetes-map-type": "atomic"
-  },
-  "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement": {
-    "description": "A label selector requirement is a selector that contains values, a key, and an operator that relates the key and values.",
-    "properties": {
-      "key": {
-        "default": "",
-        "description": "key is the label key that the selector applies to.",
-        "type": "string"
-      },
-      "operator": {
-        "default": "",
-        "description": "operator represents a key's relationship to a set of values. Valid operators are In, NotIn, Exists and DoesNotExist.",
-        "type": "string"
-      },
-      "values": {
-        "description": "values is an array of string values. If the operator is In or NotIn, the values array must be non-empty. If the operator is Exists or DoesNotExist, the values array must be empty. This array is replaced during a strategic merge patch.",
-        "items": {
-          "default": "",
-          "type": "string"
-        },
-        "type": "array",
-        "x-kubernetes-list-type": "atomic"
-      }
-    },
-    "required": [
-      "key",
-      "operator"
-    ],
-    "type": "object"
   }
 };
