@@ -15,6 +15,7 @@ export const GROUP_PRIORITIES: Readonly<Record<string, GroupVersionPriority>> = 
   'apps/v1': entry(17800, 15),
   'events.k8s.io/v1': entry(17750, 15),
   'authentication.k8s.io/v1': entry(17700, 15),
+  'authentication.k8s.io/v1beta1': entry(17700, 9),
   'authorization.k8s.io/v1': entry(17600, 15),
   'autoscaling/v2': entry(17500, 30),
   'autoscaling/v1': entry(17500, 15),
