@@ -39,8 +39,11 @@ function composeConfig(): { code: number | null; stdout: string; stderr: string 
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** The file itself, parsed with YAML merge keys (<<) resolved: for checks that need no docker-compose. */
-const raw = (): Compose => parse(read('docker-compose.yml'), { merge: true }) as Compose;
+/**
+ * The file itself, parsed with YAML merge keys (<<) resolved and every `${VAR:-default}` at its default (as
+ * docker-compose reads it with those variables unset): for checks that need no docker-compose.
+ */
+const raw = (): Compose => parse(read('docker-compose.yml').replace(/\$\{\w+:-([^}]*)\}/g, '$1'), { merge: true }) as Compose;
 
 function env(s: ComposeService): Record<string, string> {
   return Object.fromEntries(Object.entries(s.environment ?? {}).map(([k, v]) => [k, String(v)]));
@@ -144,6 +147,18 @@ describe('docker-compose.yml', () => {
     }
     const agg = env(compose.services.aggregator);
     expect(agg.KUBE_PROXY_CLIENT_CERT_FILE && agg.KUBE_PROXY_CLIENT_KEY_FILE).toBeTruthy();
+  });
+
+  it('has every server that announces itself over NATS advertise its own service name, not loopback', () => {
+    // libs/apiserver registration.announce: the announced endpoint's host is KUBE_ADVERTISE_ADDRESS's, else
+    // 127.0.0.1 for a server bound to 0.0.0.0, which in a container is unreachable for the aggregator.
+    // Servers that register through the aggregator (KUBE_REGISTER_URL) do not announce.
+    const announcing = API_SERVICES.filter((n) => n !== 'aggregator' && env(compose.services[n]).KUBE_NATS_URL && !env(compose.services[n]).KUBE_REGISTER_URL);
+    expect(announcing).toEqual(expect.arrayContaining(['core-api', 'extensions']));
+    for (const name of announcing) {
+      const e = env(compose.services[name]);
+      expect(e.KUBE_ADVERTISE_ADDRESS, name).toBe(`${name}:${e.KUBE_SECURE_PORT}`);
+    }
   });
 
   it('uses the ports of `npm start` and points every URL at the right service and port', () => {

@@ -264,6 +264,24 @@ describe('helm lint and helm template', () => {
     expect(certificate?.spec.dnsNames).toContain('counts-apiserver.default.svc');
   });
 
+  it('has core-api and extensions announce over NATS the Service the aggregator reaches them by', () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Obj = { kind: string; metadata: { name: string }; spec?: any };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const envOf = (name: string): Record<string, string> => {
+      const container = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === name)?.spec.template.spec.containers[0];
+      return Object.fromEntries(((container?.env ?? []) as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
+    };
+    // The aggregator's configured backends and the announced addresses must agree: an announcement wins.
+    const backends = new Map(envOf('kts-kube-ts-aggregator').KUBE_AGGREGATOR_BACKENDS.split(',').map((b) => b.split('=') as [string, string]));
+    for (const component of ['core-api', 'extensions']) {
+      const env = envOf(`kts-kube-ts-${component}`);
+      expect(env.KUBE_NATS_URL, component).toBeTruthy();
+      expect(`https://${env.KUBE_ADVERTISE_ADDRESS}`, component).toBe(backends.get(component));
+    }
+  });
+
   it('refuses an aggregatedApiservers entry that misses what the templates need', () => {
     const bad = spawnSync(helm, ['template', 'kts', CHART, '--set', 'aggregatedApiservers[0].name=x'], { encoding: 'utf8' });
     expect(bad.status).not.toBe(0);
