@@ -237,6 +237,16 @@ if (!ENABLED) {
       expect(await ok(['-n', 'compose-demo', 'get', 'flunders', '-o', 'name'])).toBe('flunder.wardle.example.com/compose-flunder\n');
     });
 
+    it.each(['1.27', '1.33'])('answers kubectl %s through the same front door', async (version) => {
+      const k = (args: string[]): Promise<KubectlResult> => runKubectl(args, { kubeconfig, version, timeoutMs: 120_000 });
+      const resources = await k(['api-resources', '--api-group=wardle.example.com', '-o', 'name']);
+      expect(resources.code, resources.stderr).toBe(0);
+      expect(resources.stdout.split('\n').sort()).toEqual(['', 'fischers.wardle.example.com', 'flunders.wardle.example.com']);
+      const objects = await k(['-n', 'compose-demo', 'get', 'configmap/settings', 'crontab/nightly', 'flunder/compose-flunder', '-o', 'name']);
+      expect(objects.code, objects.stderr).toBe(0);
+      expect(objects.stdout).toBe('configmap/settings\ncrontab.stable.example.com/nightly\nflunder.wardle.example.com/compose-flunder\n');
+    });
+
     it('marks the wardle APIService unavailable while its container is stopped, and available once it runs again', async () => {
       expect((await compose('stop', 'sample-apiserver')).code).toBe(0);
       expect(await until(async () => (await wardleAvailable()) === 'False', 180_000)).toBe(true);

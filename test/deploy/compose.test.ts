@@ -1,7 +1,8 @@
 /**
- * docker-compose.yml, the Dockerfile and .dockerignore against what the apps read. No Docker engine runs here:
+ * docker-compose.yml, the Dockerfile and .dockerignore against what the apps read, without a Docker engine:
  * `docker-compose config` (Debian package docker-compose) validates and normalizes the file, the rest is
- * compared with the sources (environment names, ports, PKI file names, entry points).
+ * compared with the sources (environment names, ports, PKI file names, entry points). compose-stack.test.ts
+ * builds the image and runs the stack for real.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -245,6 +246,18 @@ describe('Dockerfile and .dockerignore', () => {
     expect(runtime).toMatch(/--omit=dev|prod-deps/);
     expect(dockerfile).toMatch(/npm ci[^\n]*\|\| npm install/);
     expect(dockerfile).toMatch(/RUN npm run build/);
+  });
+
+  it('installs with the npm_ca build secret, pulls no Dockerfile frontend, and runs on BASE_IMAGE with only node from NODE_IMAGE', () => {
+    // A `# syntax=` line makes BuildKit pull the frontend image: impossible without a registry.
+    expect(dockerfile).not.toMatch(/^#\s*syntax=/m);
+    const installs = [...dockerfile.matchAll(/^RUN (--mount=\S+\s+)+[^\n]*\\\n[^\n]*\\\n[^\n]*npm (ci|install)/gm)];
+    expect(installs).toHaveLength(2);
+    for (const [run] of installs) expect(run).toMatch(/--mount=type=secret,id=npm_ca\b[\s\S]*NODE_EXTRA_CA_CERTS=\/run\/secrets\/npm_ca/);
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtime).toMatch(/^\nFROM \$\{BASE_IMAGE\} AS runtime/);
+    expect(runtime).toContain('COPY --from=build /usr/local/bin/node /usr/local/bin/node');
+    expect(runtime).not.toMatch(/npm /);
   });
 
   it('copies only paths that exist and that .dockerignore lets through', () => {
