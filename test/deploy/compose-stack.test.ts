@@ -192,7 +192,7 @@ if (!ENABLED) {
       ]);
       expect(probe.code, tail(probe)).toBe(0);
       expect(probe.stdout.trim().split('\n')).toEqual(['1000', 'done']);
-    });
+    }, 5 * 60_000);
 
     it.skipIf(!process.env.NODE_EXTRA_CA_CERTS)('has no certificate of the machine’s CA bundle (the build secret) in any layer', async () => {
       const own = machineOnlyCertificates(process.env.NODE_EXTRA_CA_CERTS as string);
@@ -202,7 +202,7 @@ if (!ENABLED) {
       expect(await imageContains(IMAGE, needles)).toBeUndefined();
       const history = (await sh('docker', ['history', '--no-trunc', '--format', '{{.CreatedBy}}', IMAGE])).stdout;
       expect(history).not.toContain(process.env.NODE_EXTRA_CA_CERTS);
-    });
+    }, 5 * 60_000);
 
     it('publishes only the front door, on 127.0.0.1', async () => {
       const ports = await compose('port', 'aggregator', '6443');
@@ -229,13 +229,13 @@ if (!ENABLED) {
       await ok(['wait', '--for=condition=Established', '--timeout=120s', 'crd/crontabs.stable.example.com']);
       expect(await until(async () => (await kubectl(['apply', '-f', '-'], CRONTAB, true)).code === 0, 120_000)).toBe(true);
       expect(await ok(['-n', 'compose-demo', 'get', 'ct', 'nightly', '-o', 'jsonpath={.spec.image}'])).toBe('busybox');
-    });
+    }, 5 * 60_000);
 
     it('serves the wardle Flunders through their APIService', async () => {
       expect(await until(async () => (await wardleAvailable()) === 'True', 180_000)).toBe(true);
       expect(await ok(['create', '-f', '-'], FLUNDER)).toBe('flunder.wardle.example.com/compose-flunder created\n');
       expect(await ok(['-n', 'compose-demo', 'get', 'flunders', '-o', 'name'])).toBe('flunder.wardle.example.com/compose-flunder\n');
-    });
+    }, 5 * 60_000);
 
     it.each(['1.27', '1.33'])('answers kubectl %s through the same front door', async (version) => {
       const k = (args: string[]): Promise<KubectlResult> => runKubectl(args, { kubeconfig, version, timeoutMs: 120_000 });
@@ -245,7 +245,7 @@ if (!ENABLED) {
       const objects = await k(['-n', 'compose-demo', 'get', 'configmap/settings', 'crontab/nightly', 'flunder/compose-flunder', '-o', 'name']);
       expect(objects.code, objects.stderr).toBe(0);
       expect(objects.stdout).toBe('configmap/settings\ncrontab.stable.example.com/nightly\nflunder.wardle.example.com/compose-flunder\n');
-    });
+    }, 5 * 60_000);
 
     it('marks the wardle APIService unavailable while its container is stopped, and available once it runs again', async () => {
       expect((await compose('stop', 'sample-apiserver')).code).toBe(0);
