@@ -16,6 +16,7 @@ import { rootCertificates } from 'node:tls';
 import { join } from 'node:path';
 import { freePort, runKubectl, tempDir, type KubectlResult } from '@kube/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cronTab } from '../../apps/extensions/src/crd/crd.testing';
 import { until } from '../support/until';
 import { ROOT } from './deploy.helpers';
 
@@ -80,29 +81,14 @@ function imageContains(image: string, needles: readonly string[]): Promise<strin
   });
 }
 
-const CRD = JSON.stringify({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'crontabs.stable.example.com' },
-  spec: {
-    group: 'stable.example.com',
-    scope: 'Namespaced',
-    names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab', shortNames: ['ct'] },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: { spec: { type: 'object', required: ['cronSpec'], properties: { cronSpec: { type: 'string' }, image: { type: 'string', default: 'busybox' } } } },
-          },
-        },
-      },
-    ],
-  },
-});
+/** kube's CronTab example CRD, with a default for spec.image (the extensions server applies it). */
+const CRD = ((): string => {
+  const crd = cronTab();
+  const spec = crd.spec.versions[0].schema?.openAPIV3Schema?.properties?.spec;
+  if (!spec?.properties?.image) throw new Error('cronTab() fixture changed: no spec.image');
+  spec.properties.image.default = 'busybox';
+  return JSON.stringify(crd);
+})();
 const CRONTAB = JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'nightly', namespace: 'compose-demo' }, spec: { cronSpec: '0 0 * * *' } });
 const FLUNDER = JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'compose-flunder', namespace: 'compose-demo' }, spec: {} });
 
