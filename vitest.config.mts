@@ -18,6 +18,7 @@ export default defineConfig({
       '@kube/registration': lib('registration'),
       '@kube/client': lib('client'),
       '@kube/authorization': lib('authorization'),
+      '@kube/field-management': lib('field-management'),
       // The e2e kit, for tests under test/ and the e2e tests of scaffolded apps (apps/<name>/test/).
       '@test/support': resolve(dirname(fileURLToPath(import.meta.url)), 'test/support/index.ts'),
     },
