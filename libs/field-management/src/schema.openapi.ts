@@ -100,7 +100,7 @@ class Converter {
       const rel = mapRelationship(s, this.errors);
       return rel ? { namedType: name, elementRelationship: rel } : { namedType: name };
     }
-    return { inlined: this.atomOf(s, preserveUnknown) };
+    return this.atomOf(s, preserveUnknown);
   }
 
   private map(s: JSONSchemaProps, preserveUnknown: boolean): MapType {

@@ -9,9 +9,9 @@ import type { Value } from './value.order';
 export type Scalar = 'numeric' | 'string' | 'boolean' | 'untyped';
 export type ElementRelationship = 'associative' | 'atomic' | 'separable';
 
-export interface TypeRef {
+/** A named type, or an inlined atom (its scalar/list/map written in the reference itself, as smd's YAML does). */
+export interface TypeRef extends Atom {
   namedType?: string;
-  inlined?: Atom;
   /** Overrides the map/list relationship of the referenced type (x-kubernetes-map-type on a $ref). */
   elementRelationship?: ElementRelationship;
 }
@@ -89,7 +89,7 @@ export class Schema {
 
   private resolveNoOverrides(tr: TypeRef): Atom | undefined {
     if (tr.namedType !== undefined) return this.byName.get(tr.namedType);
-    return tr.inlined ?? {};
+    return tr;
   }
 }
 

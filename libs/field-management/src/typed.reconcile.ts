@@ -10,7 +10,7 @@ import type { TypedValue } from './typed.value';
 function isUntypedDeducedRef(t: TypeRef | undefined): boolean {
   if (!t) return false;
   if (t.namedType !== undefined) return t.namedType === UNTYPED_DEDUCED;
-  return t.inlined?.scalar === 'untyped';
+  return t.scalar === 'untyped';
 }
 
 function isUntypedDeducedMap(m: MapType): boolean {
@@ -65,7 +65,7 @@ function doMap(schema: Schema, t: MapType, fieldSet: FieldSet | undefined, path:
   const childType = (pe: PathElement): TypeRef | undefined => {
     const tr = (pe.kind === 'field' ? findField(t, pe.name)?.type : undefined) ?? t.elementType;
     // Fields the schema does not know are left alone.
-    return tr && (tr.namedType !== undefined || tr.inlined !== undefined || tr.elementRelationship !== undefined) ? tr : undefined;
+    return tr && (tr.namedType !== undefined || tr.scalar || tr.list || tr.map || tr.elementRelationship !== undefined) ? tr : undefined;
   };
   visit(fieldSet, childType, schema, path, acc);
 }
