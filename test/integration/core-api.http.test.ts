@@ -75,11 +75,30 @@ describe('core-api over HTTPS', () => {
     expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/fv-strict')).status).toBe(404);
   });
 
-  it('answers 415 for server-side apply until it is built, listing the accepted patch types', async () => {
-    await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('ssa') });
-    const r = await api.request('PATCH', '/api/v1/namespaces/default/configmaps/ssa?fieldManager=kubectl', { body: cm('ssa'), headers: { 'Content-Type': 'application/apply-patch+yaml' } });
-    expect(r.status).toBe(415);
-    expect(r.json<{ message: string }>().message).toContain('application/merge-patch+json');
+  it('serves server-side apply: create (201), managedFields, conflicts (409), force, fieldManager required', async () => {
+    const apply = (body: object, q = 'fieldManager=tool') =>
+      api.request('PATCH', `/api/v1/namespaces/default/configmaps/ssa?${q}`, { body: JSON.stringify(body), headers: { 'Content-Type': 'application/apply-patch+yaml' } });
+    const cfg = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa' }, data: { key: 'a' } };
+    const created = await apply(cfg);
+    expect(created.status).toBe(201);
+    const obj = created.json<{ metadata: { managedFields: Array<Record<string, unknown>> } }>();
+    expect(obj.metadata.managedFields).toEqual([{ manager: 'tool', operation: 'Apply', apiVersion: 'v1', time: expect.any(String), fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:key': {} } } }]);
+    const rv = created.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion;
+    const again = await apply(cfg);
+    expect(again.status).toBe(200);
+    expect(again.json<{ metadata: { resourceVersion: string } }>().metadata.resourceVersion).toBe(rv);
+    const conflict = await apply({ ...cfg, data: { key: 'b' } }, 'fieldManager=other');
+    expect(conflict.status).toBe(409);
+    expect(conflict.json()).toMatchObject({ reason: 'Conflict', message: 'Apply failed with 1 conflict: conflict with "tool": .data.key', details: { causes: [{ reason: 'FieldManagerConflict', field: '.data.key' }] } });
+    const forced = await apply({ ...cfg, data: { key: 'b' } }, 'fieldManager=other&force=true');
+    expect(forced.status).toBe(200);
+    expect(forced.json<{ data: Record<string, string> }>().data).toEqual({ key: 'b' });
+    const noManager = await apply(cfg, '');
+    expect(noManager.status).toBe(422);
+    expect(noManager.json<{ message: string }>().message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    const forceOnMerge = await api.request('PATCH', '/api/v1/namespaces/default/configmaps/ssa?force=true', { body: '{}', headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(forceOnMerge.status).toBe(422);
+    expect(forceOnMerge.json<{ message: string }>().message).toContain('force: Forbidden: may not be specified for non-apply patch');
   });
 
   it('keeps status out of the main endpoint and changes only status through /status', async () => {

@@ -1,8 +1,9 @@
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
-import { Errors, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
+import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
+import { FIELD_MANAGER_MAX_LENGTH } from '@kube/field-management';
 import { Authenticator, isPublicPath, type AuthenticationOptions } from './authentication';
 import { closeGracefully, listenHttps } from './https.listener';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
@@ -363,15 +364,15 @@ export class GenericApiServer {
     return this.limiter.run(MUTATING.has(info.verb), res, fn);
   }
 
-  private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean): RequestContext {
-    return { user, namespace: info.namespace || undefined, dryRun, warnings: [] };
+  private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean, userAgent?: string): RequestContext {
+    return { user, namespace: info.namespace || undefined, dryRun, warnings: [], userAgent };
   }
 
   private async serveVerb(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
     const ns = h.def.namespaced ? info.namespace || undefined : undefined;
     const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
-    const write = writeOptions(query);
-    const ctx = this.ctx(user, info, write.dryRun);
+    const write = writeOptions(query, info.verb, req.headers['content-type']);
+    const ctx = this.ctx(user, info, write.dryRun, req.headers['user-agent']);
     if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
     if (info.subresource === 'scale') return this.serveScale(req, res, h, info, ns, ctx, write);
     switch (info.verb) {
@@ -411,6 +412,10 @@ export class GenericApiServer {
         if (!type) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', h.acceptedPatchTypes);
         const raw = await readBody(req);
         const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json');
+        if (type === 'apply') {
+          const { object, created } = await h.apply(ctx, ns, info.name, patch, write, info.subresource);
+          return this.respond(res, created ? 201 : 200, h, object, negotiated, query, ctx);
+        }
         const obj = await h.patch(ctx, ns, info.name, type, patch, write, info.subresource);
         return this.respond(res, 200, h, obj, negotiated, query, ctx);
       }
@@ -572,12 +577,28 @@ function listQuery(query: URLSearchParams): ListQuery {
   };
 }
 
-function writeOptions(query: URLSearchParams): WriteOptions {
+/** The options kind kube validates a write's query against (Create/Update/PatchOptions). */
+const OPTIONS_KIND: Partial<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
+
+function writeOptions(query: URLSearchParams, verb = '', contentType?: string): WriteOptions {
   const dryRun = query.getAll('dryRun');
   for (const d of dryRun) if (d !== 'All') throw Errors.badRequest(`Invalid dryRun value: ${d}. Valid values: All`);
   const fv = query.get('fieldValidation') ?? 'Warn';
   if (!['Ignore', 'Warn', 'Strict'].includes(fv)) throw Errors.badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
   const manager = query.get('fieldManager') ?? undefined;
-  if (manager && manager.length > 128) throw Errors.badRequest('fieldManager: Too long: may not be more than 128 bytes');
-  return { dryRun: dryRun.length > 0, fieldValidation: fv as FieldValidation, fieldManager: manager };
+  const forceText = query.get('force');
+  let force: boolean | undefined;
+  if (forceText !== null) {
+    if (!['true', 'false', ''].includes(forceText)) throw Errors.badRequest(`strconv.ParseBool: parsing ${JSON.stringify(forceText)}: invalid syntax`);
+    force = forceText !== 'false';
+  }
+  // ValidatePatchOptions / ValidateFieldManager: 422 on the options kind.
+  const errors: FieldError[] = [];
+  const isApply = verb === 'patch' && PATCH_CONTENT_TYPES[(contentType ?? '').split(';')[0].trim().toLowerCase()] === 'apply';
+  if (isApply && !manager) errors.push(FieldError.required('fieldManager', 'is required for apply patch'));
+  if (!isApply && force !== undefined && verb === 'patch') errors.push(FieldError.forbidden('force', 'may not be specified for non-apply patch'));
+  if (manager && Buffer.byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) errors.push(FieldError.tooLong('fieldManager', '', FIELD_MANAGER_MAX_LENGTH));
+  const optionsKind = OPTIONS_KIND[verb];
+  if (errors.length && optionsKind) throw Errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errors);
+  return { dryRun: dryRun.length > 0, fieldValidation: fv as FieldValidation, fieldManager: manager, force };
 }

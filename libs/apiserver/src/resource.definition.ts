@@ -27,6 +27,8 @@ export interface RequestContext {
   dryRun: boolean;
   /** Warnings that end up in `Warning: 299 - "..."` response headers. */
   warnings: string[];
+  /** The client's User-Agent: the field manager of writes that name none. */
+  userAgent?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type DeleteOptions,
   type GroupKind,
   type GroupResource,
+  type JsonObject,
   type JsonValue,
   type KubeList,
   type KubeObject,
@@ -20,6 +21,7 @@ import { checkPreconditions, type ListResult, type StorageInterface } from '@kub
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ScaleSubresource, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
+import { managerName, ResourceFieldManagers } from './field.managers';
 import { applyScale, toScale } from './scale.subresource';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
@@ -28,6 +30,8 @@ export interface WriteOptions {
   dryRun: boolean;
   fieldValidation: FieldValidation;
   fieldManager?: string;
+  /** Apply patches only: take over fields other managers own. */
+  force?: boolean;
 }
 
 export interface ListQuery {
@@ -72,6 +76,8 @@ export class RestHandler {
   readonly acceptedPatchTypes: string[];
   /** Objects are written with this apiVersion (the storage version when several versions share storage). */
   readonly storageApiVersion: string;
+  /** managedFields on every write, server-side apply (libs/field-management). */
+  private readonly fields: ResourceFieldManagers;
 
   constructor(
     readonly def: ResourceDefinition,
@@ -82,7 +88,8 @@ export class RestHandler {
     this.gk = { group: def.group, kind: def.kind };
     this.apiVersion = formatGroupVersion(def);
     this.listKind = def.listKind ?? `${def.kind}List`;
-    this.acceptedPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', ...(this.strategicMergeAllowed ? ['application/strategic-merge-patch+json'] : [])];
+    this.acceptedPatchTypes = ['application/json-patch+json', 'application/merge-patch+json', ...(this.strategicMergeAllowed ? ['application/strategic-merge-patch+json'] : []), 'application/apply-patch+yaml'];
+    this.fields = new ResourceFieldManagers(def);
     this.storageApiVersion = def.storageVersion ? formatGroupVersion({ group: def.group, version: def.storageVersion }) : this.apiVersion;
   }
 
@@ -157,6 +164,7 @@ export class RestHandler {
     if (this.def.createOnly) return this.withTypeMeta(await this.def.createOnly(obj, ctx));
     this.checkNamespace(obj, ns);
     this.def.strategy?.default?.(obj);
+    this.fields.update(undefined, obj, '', managerName(opts.fieldManager, ctx.userAgent));
     await this.runAdmit('CREATE', ctx, '', obj);
     for (let attempt = 1; ; attempt++) {
       const candidate = attempt === 1 ? obj : clone(obj);
@@ -203,7 +211,7 @@ export class RestHandler {
   }
 
   async patch(ctx: RequestContext, ns: string | undefined, name: string, patchType: PatchType, patch: JsonValue, opts: WriteOptions, subresource = ''): Promise<KubeObject> {
-    if (patchType === 'apply') throw Errors.unsupportedMediaType('application/apply-patch+yaml', this.acceptedPatchTypes);
+    if (patchType === 'apply') return (await this.apply(ctx, ns, name, patch, opts, subresource)).object;
     if (patchType === 'strategic' && !this.strategicMergeAllowed) throw Errors.unsupportedMediaType('application/strategic-merge-patch+json', this.acceptedPatchTypes);
     const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
       const current = cur as KubeObject;
@@ -214,6 +222,21 @@ export class RestHandler {
       return obj;
     });
     return object;
+  }
+
+  /**
+   * Server-side apply (kube's applyPatcher): the field manager merges the config into the live object,
+   * or into nothing (201 Created, also where PUT may not create); subresources never create.
+   */
+  async apply(ctx: RequestContext, ns: string | undefined, name: string, patch: JsonValue, opts: WriteOptions, subresource = ''): Promise<{ object: KubeObject; created: boolean }> {
+    if (!isObject(patch)) throw Errors.badRequest('error decoding YAML: the apply configuration is not an object');
+    const manager = opts.fieldManager ?? '';
+    return this.writeUpdate(ctx, ns, name, opts, subresource, !subresource, (cur) => {
+      const obj = this.fields.apply(cur, clone(patch) as JsonObject, subresource, manager, opts.force ?? false);
+      if (obj.metadata.name !== name) throw Errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+      this.checkNamespace(obj, ns);
+      return obj;
+    }, false, true);
   }
 
   private patchSetsResourceVersion(patch: JsonValue): boolean {
@@ -250,6 +273,7 @@ export class RestHandler {
     allowCreate: boolean,
     desired: (current: KubeObject | undefined) => KubeObject,
     startDeletion = false,
+    applied = false,
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
     let createdObject: KubeObject | undefined;
@@ -266,12 +290,14 @@ export class RestHandler {
             if (!allowCreate) throw Errors.notFound(this.gr, name);
             const obj = desired(undefined);
             if (obj.metadata.resourceVersion) throw Errors.notFound(this.gr, name);
+            // An apply's object already carries its managedFields; other writes get them here.
+            if (!applied) this.fields.update(undefined, obj, '', managerName(opts.fieldManager, ctx.userAgent));
             createdObject = await this.prepareCreateFromUpdate(ctx, ns, obj, opts);
             return createdObject;
           }
           // The update is computed in the request's version: the stored object is converted first (kube decodes into it).
           const old = this.def.conversion ? await this.servedOne(current) : current;
-          return this.prepareUpdate(ctx, desired(this.withTypeMeta(old)), old, opts, subresource, (u) => (undo = u), startDeletion);
+          return this.prepareUpdate(ctx, desired(this.withTypeMeta(old)), old, opts, subresource, (u) => (undo = u), startDeletion, applied);
         },
         { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
       );
@@ -304,6 +330,7 @@ export class RestHandler {
     subresource: string,
     setUndo: (u: UndoFn | void) => void,
     startDeletion = false,
+    applied = false,
   ): Promise<KubeObject> {
     const rv = incoming.metadata.resourceVersion;
     if (!rv) {
@@ -333,8 +360,12 @@ export class RestHandler {
         else obj.status = clone(current.status);
       }
     }
+    // kube records managedFields before mutating admission; an apply has done so already, a deletion never does.
+    if (!applied && !startDeletion) this.fields.update(current, obj, subresource, managerName(opts.fieldManager, ctx.userAgent));
+    else if (subresource === 'status' && applied) obj.metadata.managedFields = incoming.metadata.managedFields;
     await this.runAdmit('UPDATE', ctx, subresource, obj, current);
     prepareMetaForUpdate(obj, current);
+    this.fields.keepTimestamps(obj, current);
     if (startDeletion) this.markDeleting(obj);
     if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
     const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
