@@ -429,7 +429,6 @@ export function keepManagedFieldsTimestamps(next: KubeObject, old: KubeObject): 
     const { time: _b, ...oe } = o[i];
     if (!valuesEqual(ne as unknown as Value, oe as unknown as Value)) return;
   }
-  const strip = (obj: KubeObject): Value => ({ ...obj, metadata: { ...obj.metadata, managedFields: undefined } }) as unknown as Value;
-  if (!valuesEqual(JSON.parse(JSON.stringify(strip(next))) as Value, JSON.parse(JSON.stringify(strip(old))) as Value)) return;
+  if (!valuesEqual(withoutManagedFields(next) as unknown as Value, withoutManagedFields(old) as unknown as Value)) return;
   next.metadata.managedFields = n.map((e, i) => ({ ...e, time: o[i].time }));
 }
