@@ -41,55 +41,51 @@ function hasMember(members: readonly PathElement[], pe: PathElement): boolean {
   return loc < members.length && pathElementsEqual(members[loc], pe);
 }
 
+/**
+ * Walks two sorted lists in step (the linear merge every set operation is): `both` for elements in
+ * each, `left`/`right` for elements in only one.
+ */
+function zipSorted<A, B>(a: readonly A[], b: readonly B[], pa: (x: A) => PathElement, pb: (y: B) => PathElement, visit: { both?(x: A, y: B): void; left?(x: A): void; right?(y: B): void }): void {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const c = comparePathElements(pa(a[i]), pb(b[j]));
+    // Indexes move outside the calls: an absent optional callback would skip its argument expressions.
+    if (c < 0) {
+      visit.left?.(a[i]);
+      i++;
+    } else if (c > 0) {
+      visit.right?.(b[j]);
+      j++;
+    } else {
+      visit.both?.(a[i], b[j]);
+      i++;
+      j++;
+    }
+  }
+  if (visit.left) while (i < a.length) visit.left(a[i++]);
+  if (visit.right) while (j < b.length) visit.right(b[j++]);
+}
+
 function unionMembers(a: readonly PathElement[], b: readonly PathElement[]): PathElement[] {
   if (b.length === 0) return a.slice();
   if (a.length === 0) return b.slice();
   const out: PathElement[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i], b[j]);
-    if (c < 0) out.push(a[i++]);
-    else {
-      out.push(b[j]);
-      if (c === 0) i++;
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
+  const push = (pe: PathElement): number => out.push(pe);
+  zipSorted(a, b, id, id, { both: (_x, y) => out.push(y), left: push, right: push });
   return out;
 }
 
 function intersectMembers(a: readonly PathElement[], b: readonly PathElement[]): PathElement[] {
   const out: PathElement[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i], b[j]);
-    if (c < 0) i++;
-    else {
-      if (c === 0) out.push(a[i++]);
-      j++;
-    }
-  }
+  zipSorted(a, b, id, id, { both: (x) => out.push(x) });
   return out;
 }
 
 function subtractMembers(a: readonly PathElement[], b: readonly PathElement[]): PathElement[] {
   if (b.length === 0) return a.slice();
   const out: PathElement[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i], b[j]);
-    if (c < 0) out.push(a[i++]);
-    else {
-      if (c === 0) i++;
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]);
+  zipSorted(a, b, id, id, { left: (x) => out.push(x) });
   return out;
 }
 
@@ -223,83 +219,46 @@ export class FieldSet {
 
 function unionChildren(a: readonly SetNode[], b: readonly SetNode[]): SetNode[] {
   const out: SetNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i].pe, b[j].pe);
-    if (c < 0) out.push(a[i++]);
-    else {
-      if (c === 0) out.push({ pe: a[i].pe, set: a[i++].set.union(b[j].set) });
-      else out.push(b[j]);
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]);
-  while (j < b.length) out.push(b[j++]);
+  const push = (n: SetNode): number => out.push(n);
+  zipSorted(a, b, nodePe, nodePe, { both: (x, y) => out.push({ pe: x.pe, set: x.set.union(y.set) }), left: push, right: push });
   return out;
 }
 
 function intersectChildren(a: readonly SetNode[], b: readonly SetNode[]): SetNode[] {
   const out: SetNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i].pe, b[j].pe);
-    if (c < 0) i++;
-    else {
-      if (c === 0) {
-        const res = a[i].set.intersection(b[j].set);
-        if (!res.isEmpty()) out.push({ pe: a[i].pe, set: res });
-        i++;
-      }
-      j++;
-    }
-  }
+  zipSorted(a, b, nodePe, nodePe, {
+    both: (x, y) => {
+      const res = x.set.intersection(y.set);
+      if (!res.isEmpty()) out.push({ pe: x.pe, set: res });
+    },
+  });
   return out;
 }
 
 function subtractChildren(a: readonly SetNode[], o: FieldSet): SetNode[] {
-  const b = o.children;
   const out: SetNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i].pe, b[j].pe);
-    if (c < 0) out.push(a[i++]);
-    else {
-      if (c === 0) {
-        const diff = a[i].set.difference(b[j].set);
-        if (!diff.isEmpty()) out.push({ pe: a[i].pe, set: diff });
-        i++;
-      }
-      j++;
-    }
-  }
-  while (i < a.length) out.push(a[i++]);
+  zipSorted(a, o.children, nodePe, nodePe, {
+    both: (x, y) => {
+      const diff = x.set.difference(y.set);
+      if (!diff.isEmpty()) out.push({ pe: x.pe, set: diff });
+    },
+    left: (x) => out.push(x),
+  });
   return out;
 }
 
+/** Like subtractChildren, but a member of o removes the whole subtree below it. */
 function recursiveSubtractChildren(a: readonly SetNode[], o: FieldSet): SetNode[] {
-  const b = o.children;
   const out: SetNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    const c = comparePathElements(a[i].pe, b[j].pe);
-    if (c < 0) {
-      if (!o.hasMember(a[i].pe)) out.push(a[i]);
-      i++;
-    } else {
-      if (c === 0) {
-        if (!o.hasMember(a[i].pe)) {
-          const diff = a[i].set.recursiveDifference(b[j].set);
-          if (!diff.isEmpty()) out.push({ pe: a[i].pe, set: diff });
-        }
-        i++;
-      }
-      j++;
-    }
-  }
-  for (; i < a.length; i++) if (!o.hasMember(a[i].pe)) out.push(a[i]);
+  zipSorted(a, o.children, nodePe, nodePe, {
+    both: (x, y) => {
+      if (o.hasMember(x.pe)) return;
+      const diff = x.set.recursiveDifference(y.set);
+      if (!diff.isEmpty()) out.push({ pe: x.pe, set: diff });
+    },
+    left: (x) => {
+      if (!o.hasMember(x.pe)) out.push(x);
+    },
+  });
   return out;
 }

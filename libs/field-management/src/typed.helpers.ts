@@ -1,5 +1,5 @@
 /** Shared steps of the typed walkers (typed/helpers.go): atom resolution and list item identity. */
-import { PathElements, type PathElement } from './fieldpath.path';
+import { PathElements, serializePathElement, type PathElement } from './fieldpath.path';
 import { findField, type Atom, type ListType, type MapType, type Scalar, type Schema, type TypeRef } from './schema.types';
 import { errorf, goFormat, goType, type ValidationError } from './typed.errors';
 import { isMapValue, type Value } from './value.order';
@@ -112,6 +112,20 @@ function setItemToPathElement(child: Value): PathElement {
   if (child === null) throw new Error("associative list without keys has an element that's an explicit null");
   if (typeof child === 'object') throw new Error("associative list without keys has an element that's a map type");
   return PathElements.value(child);
+}
+
+/**
+ * An item's path element and its canonical text (equal elements, equal text), or undefined with the
+ * error recorded as upstream words it.
+ */
+export function identifyItem(s: Schema, list: ListType, child: Value, i: number, errs: ValidationError[]): { pe: PathElement; k: string } | undefined {
+  try {
+    const pe = listItemToPathElement(s, list, child);
+    return { pe, k: serializePathElement(pe) };
+  } catch (err) {
+    errs.push(...errorf(`element ${i}: ${(err as Error).message}`));
+    return undefined;
+  }
 }
 
 /** The path element naming an item of an associative list (by its keys, or its value for a set). */

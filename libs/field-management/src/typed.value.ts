@@ -7,7 +7,7 @@ import { pathElementString, serializePathElement, type PathElement } from './fie
 import { FieldSet } from './fieldpath.set';
 import { findField, type ListType, type MapType, type ParseableType, type Scalar, type Schema, type TypeRef } from './schema.types';
 import { errorf, TypedValueError, withPrefix, type ValidationError } from './typed.errors';
-import { atomsEqual, deduceAtom, fieldType, handleAtom, listItemToPathElement, listValue, mapValue, resolveSchema, validateScalar, type AtomHandler } from './typed.helpers';
+import { atomsEqual, deduceAtom, fieldType, handleAtom, identifyItem, listItemToPathElement, listValue, mapValue, resolveSchema, validateScalar, type AtomHandler } from './typed.helpers';
 import { isMapValue, valuesEqual, type Value } from './value.order';
 
 export interface Comparison {
@@ -318,14 +318,9 @@ class MergingWalker implements AtomHandler {
     const pes: PathElement[] = [];
     const keys: string[] = [];
     list.forEach((child, i) => {
-      let pe: PathElement;
-      try {
-        pe = listItemToPathElement(this.schema, t, child);
-      } catch (err) {
-        errs.push(...errorf(`element ${i}: ${(err as Error).message}`));
-        return;
-      }
-      const k = serializePathElement(pe);
+      const id = identifyItem(this.schema, t, child, i, errs);
+      if (!id) return;
+      const { pe, k } = id;
       const found = observed.has(k);
       if (found && !allowDuplicates) {
         errs.push(...errorf(`duplicate entries for key ${pathElementString(pe)}`));
@@ -494,35 +489,23 @@ class CompareWalker implements AtomHandler {
     const lValues = new Map<string, Value[]>();
     const rValues = new Map<string, Value[]>();
     lhs.forEach((child, i) => {
-      let pe: PathElement;
-      try {
-        pe = listItemToPathElement(this.schema, t, child);
-      } catch (err) {
-        errs.push(...errorf(`element ${i}: ${(err as Error).message}`));
-        return;
-      }
-      const k = serializePathElement(pe);
-      const found = lValues.get(k);
+      const id = identifyItem(this.schema, t, child, i, errs);
+      if (!id) return;
+      const found = lValues.get(id.k);
       if (found) found.push(child);
       else {
-        lValues.set(k, [child]);
-        all.push({ k, pe });
+        lValues.set(id.k, [child]);
+        all.push(id);
       }
     });
     rhs.forEach((child, i) => {
-      let pe: PathElement;
-      try {
-        pe = listItemToPathElement(this.schema, t, child);
-      } catch (err) {
-        errs.push(...errorf(`element ${i}: ${(err as Error).message}`));
-        return;
-      }
-      const k = serializePathElement(pe);
-      const found = rValues.get(k);
+      const id = identifyItem(this.schema, t, child, i, errs);
+      if (!id) return;
+      const found = rValues.get(id.k);
       if (found) found.push(child);
       else {
-        rValues.set(k, [child]);
-        if (!lValues.has(k)) all.push({ k, pe });
+        rValues.set(id.k, [child]);
+        if (!lValues.has(id.k)) all.push(id);
       }
     });
     for (const { k, pe } of all) {
