@@ -31,7 +31,7 @@ export function call(agent: Agent, port: number, c: HttpCall): Promise<{ status:
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Accept: 'application/json', ...c.headers };
     if (c.body !== undefined) {
-      headers['Content-Type'] = 'application/json';
+      headers['Content-Type'] = c.headers?.['Content-Type'] ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(c.body));
     }
     const req = request({ host: '127.0.0.1', port, method: c.method, path: c.path, agent, headers }, (res) => {

@@ -19,7 +19,7 @@ import { benchSdk } from './sdk.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, percentile, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, type HttpCall, percentile, runLoad, type LoadResult, type TlsClient } from './load.generator';
 import { request } from 'node:https';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -201,6 +201,19 @@ async function benchCustomResources(apiPort: number, extPort: number, aggPort: n
   const crCreate = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, { method: 'POST', path: '/apis/crbench.example.com/v1/namespaces/default/things0', body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: `cr-${n}` }, spec }) })).status === 201);
   const cmCreate = await runLoad(64, SECONDS, async (n) => (await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `cmp-${n}` }, data: { a: 'b' } }) })).status === 201);
   console.log(line('CREATE custom resource (50 fields)', crCreate, cmCreate, '≥ 80% of configmap creates'));
+  // Server-side apply of the same 50-field CR (64 objects, one per connection): unchanged (a no-op), and with one
+  // field changed each time; both against CREATE of that CR.
+  const applied = (name: string, changed?: number): HttpCall => ({
+    method: 'PATCH',
+    path: `/apis/crbench.example.com/v1/namespaces/default/things0/${name}?fieldManager=bench`,
+    headers: { 'Content-Type': 'application/apply-patch+yaml' },
+    body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name }, spec: changed === undefined ? spec : { ...spec, field0: changed } }),
+  });
+  for (let i = 0; i < 64; i++) await call(agent, extPort, applied(`ap-${i}`));
+  const applyNoop = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`))).status === 200);
+  const applyChange = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`, n % 1000))).status === 200);
+  console.log(line('APPLY CR unchanged (50 fields)', applyNoop, crCreate, 'report, vs CR CREATE'));
+  console.log(line('APPLY CR one field changed', applyChange, crCreate, 'report, vs CR CREATE'));
   const schema = new CustomResourceSchema((crd(0) as { spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> } }).spec.versions[0].schema.openAPIV3Schema);
   const obj = { apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: 'x' }, spec };
   const rounds = 20_000;
