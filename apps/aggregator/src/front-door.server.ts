@@ -1,11 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
-import type { Socket } from 'node:net';
 import { register } from 'prom-client';
-import { Errors, parseGroupVersion, toStatus } from '@kube/apimachinery';
-import { Authenticator, HealthChecks, closeGracefully, isPublicPath, listenHttps, KUBE_VERSION, parseRequestInfo, RequestLimiter, RequestLog, requestIdOf, writeStatus, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestLogOptions, type UserInfo } from '@kube/apiserver';
-import { forbiddenError, impersonate, requestAttributes } from '@kube/authorization';
-import { AuditLog } from './audit.log';
+import { Errors, parseGroupVersion } from '@kube/apimachinery';
+import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, ApiRequest, respondWithError, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
 import { proxyRequest, proxyUpgrade } from './proxy/backend.proxy';
@@ -23,36 +21,21 @@ export interface FrontDoorOptions {
   requestTimeoutMs?: number;
   auditLogPath?: string;
   requestLog?: RequestLogOptions;
-  /** Decides every request, proxied ones included, after authentication and impersonation. */
-  authorizer: Authorizer;
-}
-
-const MUTATING_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Writes the Status for an error; a response already streaming is cut instead. */
-function fail(res: ServerResponse, err: unknown): number {
-  if (res.headersSent) {
-    res.destroy();
-    return toStatus(err).code;
-  }
-  return writeStatus(res, err).code;
-}
-
-function isWatch(req: IncomingMessage, path: string, query: string): boolean {
-  return /(^|&)watch=(true|1)(&|$)/.test(query) || /^\/apis?\/(?:[^/]+\/)?[^/]+\/watch\//.test(path) || (req.headers.upgrade !== undefined);
+  /** Decides every request, proxied ones and impersonation included, before it is served or proxied (default: allow all). */
+  authorizer?: Authorizer;
 }
 
 /**
- * The front door: authentication, impersonation, max-in-flight, audit, then either our own
- * apiregistration.k8s.io group, merged discovery/OpenAPI, or a proxied request to the group/version's owner.
+ * The front door: the shared handler chain (buildHandlerChain), then either our own apiregistration.k8s.io
+ * group, merged discovery/OpenAPI, or a proxied request to the group/version's owner.
  */
 export class FrontDoor {
   readonly health = new HealthChecks();
   private readonly authn: Authenticator;
   private readonly audit: AuditLog;
   private server?: Server;
-  private readonly limiter: RequestLimiter;
-  private readonly requestLog: RequestLog;
+  private readonly chain: RequestHandler;
+  private shuttingDown = false;
   routesSynced = false;
 
   constructor(
@@ -65,8 +48,19 @@ export class FrontDoor {
   ) {
     this.authn = new Authenticator(options.authentication);
     this.audit = new AuditLog(options.auditLogPath);
-    this.limiter = new RequestLimiter(options);
-    this.requestLog = new RequestLog({ ...options.requestLog, server: 'aggregator' });
+    const authorizer = options.authorizer;
+    this.chain = buildHandlerChain((r) => this.route(r), {
+      ...options,
+      // Every Impersonate-* value is authorized as kube does (`impersonate` on users, groups, …).
+      impersonator: authorizer && ((headers, user) => impersonate(headers, user, authorizer)),
+      authenticator: this.authn,
+      requestLog: new RequestLog({ ...options.requestLog, server: 'aggregator' }),
+      audit: this.audit,
+      // Clients' own ids are kept, as kube-apiserver keeps them, and passed on to the backend (kube-aggregator forwards Audit-ID).
+      trustRequestId: () => true,
+      forwardRequestId: true,
+      shuttingDown: () => this.shuttingDown,
+    });
     this.health.add('etcd', () => local.storage.ping());
     this.health.add('discovery-synced', () => {
       if (!this.routesSynced) throw new Error('backend discovery not fetched yet');
@@ -74,73 +68,49 @@ export class FrontDoor {
   }
 
   async listen(): Promise<number> {
-    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
-    server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => this.handleUpgrade(req, socket, head));
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
+    serveUpgrades(server, this.chain);
     this.server = server;
     return port;
   }
 
   async close(): Promise<void> {
+    this.shuttingDown = true;
     this.audit.close();
     if (this.server) await closeGracefully(this.server);
   }
 
-  /** Authentication, impersonation (authorized per value), then authorization of the request itself. */
-  private async identify(req: IncomingMessage, path: string, query: string): Promise<UserInfo> {
-    const authenticated = this.authn.authenticate(req);
-    let user: UserInfo;
-    if (authenticated) user = await impersonate(req.headers, authenticated, this.options.authorizer);
-    // Anonymous callers reach only health and version (kube's system:public-info-viewer binding decides).
-    else if (isPublicPath(path)) user = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-    else throw Errors.unauthorized();
-    const info = parseRequestInfo(req.method ?? 'GET', path, /(^|&)watch=(true|1)(&|$)/.test(query));
-    const attrs = requestAttributes(user, info);
-    const result = await this.options.authorizer.authorize(attrs);
-    if (result.decision !== 'Allow') throw forbiddenError(attrs, result.reason);
-    return user;
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = Date.now();
-    // One id per request, returned as Audit-Id and passed on to the backend (kube-aggregator forwards Audit-ID).
-    const requestId = requestIdOf(req.headers);
-    req.headers['audit-id'] = requestId;
-    req.headers['x-request-id'] = requestId;
-    res.setHeader('Audit-Id', requestId);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const query = q < 0 ? '' : url.slice(q + 1);
-    let user: UserInfo | undefined;
-    let code = 0;
-    let longRunning = false;
+  /** After the chain: what the front door answers itself, else the group/version's owner (local or proxied). */
+  private async route(r: ApiRequest): Promise<number> {
     try {
-      user = await this.identify(req, path, query);
-      longRunning = isWatch(req, path, query);
-      const identity = user;
-      code = longRunning ? await this.route(req, res, path, identity) : await this.limiter.run(MUTATING_METHODS.has(req.method ?? 'GET'), res, () => this.route(req, res, path, identity));
+      return await this.serve(r);
     } catch (err) {
-      code = fail(res, err);
-    } finally {
-      const status = code || res.statusCode;
-      const latencyMs = Date.now() - started;
-      if (this.audit.enabled) {
-        this.audit.write({ requestId, user: user?.name ?? '', groups: user?.groups ?? [], verb: req.method ?? '', method: req.method ?? '', uri: url, code: status, latencyMs, sourceIP: req.socket.remoteAddress ?? '' });
-      }
-      this.requestLog.done({ requestId, verb: req.method ?? '', uri: url, user: user?.name ?? '', code: status, latencyMs, longRunning });
+      return respondWithError(r.res, err);
     }
   }
 
-  private async route(req: IncomingMessage, res: ServerResponse, path: string, user: UserInfo): Promise<number> {
+  private async serve(r: ApiRequest): Promise<number> {
+    const { req, res, path } = r;
+    const user = r.user;
+    if (!user) throw Errors.unauthorized();
+    if (r.upgrade) {
+      const gv = groupVersionOf(path);
+      const route = gv && this.routes.lookup(gv.group, gv.version);
+      if (!route || route.kind !== 'proxy') throw notFound();
+      r.proxied = true;
+      proxyUpgrade(req, r.upgrade.socket, r.upgrade.head, route.target, user, this.options.proxyClient);
+      return 101;
+    }
     const nonResource = await this.serveNonResource(req, res, path);
     if (nonResource) return nonResource;
     const gv = groupVersionOf(path);
     if (!gv) throw notFound();
-    const route = this.routes.lookup(gv.group, gv.version) ?? (await this.refreshOnMiss(gv.group, gv.version));
-    if (!route) throw this.routesSynced ? notFound() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
-    if (route.kind === 'local') return this.local.serve(req, res, user);
-    if (route.kind === 'unavailable') throw Errors.serviceUnavailable(route.message);
-    return proxyRequest(req, res, route.target, user, this.agents);
+    const found = this.routes.lookup(gv.group, gv.version) ?? (await this.refreshOnMiss(gv.group, gv.version));
+    if (!found) throw this.routesSynced ? notFound() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
+    if (found.kind === 'local') return this.local.serveRequest(r);
+    if (found.kind === 'unavailable') throw Errors.serviceUnavailable(found.message);
+    r.proxied = true;
+    return proxyRequest(req, res, found.target, user, this.agents);
   }
 
   /** Set by the backends controller: the discovery refresh under way, if any (discovery waits for it). */
@@ -167,25 +137,6 @@ export class FrontDoor {
     this.lastMissRefresh = Date.now();
     await this.onUnknownGroupVersion();
     return this.routes.lookup(group, version);
-  }
-
-  private handleUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    void this.upgrade(req, socket, head);
-  }
-
-  private async upgrade(req: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
-    try {
-      const [path, query = ''] = (req.url ?? '/').split('?');
-      const user = await this.identify(req, path, query);
-      const gv = groupVersionOf(path);
-      const route = gv ? this.routes.lookup(gv.group, gv.version) : undefined;
-      if (!route || route.kind !== 'proxy') throw notFound();
-      proxyUpgrade(req, socket, head, route.target, user, this.options.proxyClient);
-    } catch (err) {
-      const status = toStatus(err);
-      const body = JSON.stringify(status);
-      socket.end(`HTTP/1.1 ${status.code} Error\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-    }
   }
 
   /** Returns the status code when the path is one the front door answers itself, else 0. */

@@ -4,19 +4,20 @@ import { register } from 'prom-client';
 import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
 import { FIELD_MANAGER_MAX_LENGTH } from '@kube/field-management';
-import { Authenticator, isPublicPath, type AuthenticationOptions } from './authentication';
+import { Authenticator, type AuthenticationOptions } from './authentication';
+import type { Authorizer } from './authorization/authorizer';
+import { ApiRequest, respondWithError, type RequestHandler } from './filters/api-request';
+import { buildHandlerChain } from './filters/handler-chain';
 import { closeGracefully, listenHttps } from './https.listener';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
-import { requestDuration, requestTotal } from './apiserver.metrics';
-import { RequestLimiter } from './request.limiter';
 import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TABLE_V1BETA1, type Negotiated } from './negotiation';
 import { ObjectFilter } from './object.filter';
-import { parseRequestInfo, type RequestInfo } from './request-info';
+import type { RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
-import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject, writeStatus } from './response.writer';
-import { RequestLog, requestIdOf, type RequestLogOptions } from './logging/request.log';
+import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
+import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { storageFor } from './source.storage';
 import { streamWatch } from './watch.stream';
@@ -50,6 +51,8 @@ export interface ApiServerOptions {
   groupPriority?: (group: string) => number;
   /** Which requests get a log line (5xx and slow ones by default). */
   requestLog?: RequestLogOptions;
+  /** Decides every request after authentication (default: allow all). */
+  authorizer?: Authorizer;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -64,13 +67,7 @@ export const KUBE_VERSION: VersionInfo = {
   platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
 
-const MUTATING = new Set(['create', 'update', 'patch', 'delete', 'deletecollection']);
 const TABLE_CONVERSIONS = [TABLE_V1, TABLE_V1BETA1, PARTIAL_METADATA_V1, PARTIAL_METADATA_LIST_V1];
-
-interface Query {
-  get(name: string): string | null;
-  has(name: string): boolean;
-}
 
 /**
  * The generic API server: one HTTPS listener, a compiled route table (group/version → resource → handler),
@@ -86,17 +83,23 @@ export class GenericApiServer {
   private openapi: OpenApiDocuments;
   private readonly authn: Authenticator;
   private server?: Server;
-  private readonly limiter: RequestLimiter;
   private shuttingDown = false;
-  private readonly requestLog: RequestLog;
+  /** The handler chain in front of serveRequest, built once. */
+  private readonly chain: RequestHandler;
 
   constructor(
     readonly options: ApiServerOptions,
     readonly storage: Storage,
   ) {
     this.authn = new Authenticator(options.authentication);
-    this.limiter = new RequestLimiter(options);
-    this.requestLog = new RequestLog({ ...options.requestLog, server: options.component });
+    this.chain = buildHandlerChain(this.serveRequest, {
+      ...options,
+      authenticator: this.authn,
+      requestLog: new RequestLog({ ...options.requestLog, server: options.component }),
+      // The id the front door gave a request is kept (only the front proxy's is trusted; else a new one).
+      trustRequestId: (req) => this.authn.viaFrontProxy(req),
+      shuttingDown: () => this.shuttingDown,
+    });
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);
     // A server of computed resources only (metrics-server's kind) never talks to etcd.
@@ -163,7 +166,7 @@ export class GenericApiServer {
 
   async listen(): Promise<number> {
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
-    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.handle(req, res));
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
     this.server = server;
     return port;
   }
@@ -171,65 +174,23 @@ export class GenericApiServer {
   /** Graceful stop: /readyz fails first, new requests are refused, open watches are closed. */
   async close(): Promise<void> {
     this.shuttingDown = true;
-    this.limiter.draining = true;
     if (this.server) await closeGracefully(this.server);
   }
 
   // ---- request pipeline ----
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = process.hrtime.bigint();
-    // The id the front door gave this request (only the front proxy's is trusted; else a new one): echoed as
-    // Audit-Id and in our log lines.
-    const requestId = requestIdOf(req.headers, this.authn.viaFrontProxy(req));
-    res.setHeader('Audit-Id', requestId);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-    const watchParam = query.get('watch') === 'true' || query.get('watch') === '1';
-    const info = parseRequestInfo(req.method ?? 'GET', path, watchParam);
-    let status = 0;
-    let user: UserInfo | undefined;
-    try {
-      user = this.authn.authenticate(req);
-      // Like kube's system:public-info-viewer: health and version answer anonymous callers (probes, load balancers).
-      if (!user && !isPublicPath(path)) throw Errors.unauthorized();
-      if (!info.isResourceRequest || !user) {
-        status = await this.serveNonResource(req, res, path, query);
-        return;
-      }
-      status = await this.serveResource(req, res, info, query, user);
-    } catch (err) {
-      status = writeStatus(res, err).code;
-    } finally {
-      const code = status || res.statusCode;
-      this.record(info, code, started, query);
-      this.requestLog.done({ requestId, verb: req.method ?? 'GET', uri: url, user: user?.name ?? '', code, latencyMs: Number(process.hrtime.bigint() - started) / 1e6, longRunning: info.verb === 'watch' });
-    }
-  }
-
   /**
-   * Serves a resource request for a caller another component already authenticated (the aggregator serves
-   * its own apiregistration.k8s.io group through this, without a listener of its own).
+   * Serves a request that has passed a handler chain (this server's, or the front door's for the
+   * apiregistration.k8s.io group the aggregator serves itself): non-resource paths, then one route lookup.
    */
-  async serve(req: IncomingMessage, res: ServerResponse, user: UserInfo): Promise<number> {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-    const info = parseRequestInfo(req.method ?? 'GET', path, query.get('watch') === 'true' || query.get('watch') === '1');
-    const started = process.hrtime.bigint();
-    let status = 0;
+  readonly serveRequest: RequestHandler = async (r) => {
     try {
-      status = info.isResourceRequest ? await this.serveResource(req, res, info, query, user) : await this.serveNonResource(req, res, path, query);
+      if (!r.info.isResourceRequest || !r.user) return await this.serveNonResource(r.req, r.res, r.path, r.query);
+      return await this.serveResource(r.req, r.res, r.info, r.query, r.user);
     } catch (err) {
-      status = writeStatus(res, err).code;
-    } finally {
-      this.record(info, status || res.statusCode, started, query);
+      return respondWithError(r.res, err);
     }
-    return status;
-  }
+  };
 
   /** Starts the stores (watch caches) without a listener, for embedded use. */
   async start(): Promise<void> {
@@ -243,22 +204,6 @@ export class GenericApiServer {
 
   get openApiDocuments(): OpenApiDocuments {
     return this.openapi;
-  }
-
-  private record(info: RequestInfo, code: number, started: bigint, query: Query): void {
-    if (!info.isResourceRequest && info.apiPrefix === '') return;
-    const labels = {
-      verb: info.verb.toUpperCase() === 'GET' ? 'GET' : kubeMetricVerb(info.verb),
-      dry_run: query.get('dryRun') ?? '',
-      group: info.group,
-      version: info.version,
-      resource: info.resource,
-      subresource: info.subresource,
-      scope: info.namespace ? 'namespace' : info.name ? 'cluster' : 'cluster',
-      component: 'apiserver',
-    };
-    requestTotal.inc({ ...labels, code: String(code) });
-    if (info.verb !== 'watch') requestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
   }
 
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<number> {
@@ -349,7 +294,7 @@ export class GenericApiServer {
     const verbs = servedVerbs(def);
     if (!verbs.includes(info.verb as never)) throw Errors.methodNotSupported(handler.gr, info.verb);
     if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);
-    return this.withLimits(info, res, () => this.serveVerb(req, res, handler, info, query, user));
+    return this.serveVerb(req, res, handler, info, query, user);
   }
 
   private subresourceAllowed(def: ResourceDefinition, sub: string): boolean {
@@ -357,11 +302,6 @@ export class GenericApiServer {
     if (sub === 'finalize') return def.group === '' && def.plural === 'namespaces';
     if (sub === 'scale') return !!def.subresources?.scale;
     return false;
-  }
-
-  /** max-in-flight (429) and request timeout (504) for everything but watches. */
-  private withLimits(info: RequestInfo, res: ServerResponse, fn: () => Promise<number>): Promise<number> {
-    return this.limiter.run(MUTATING.has(info.verb), res, fn);
   }
 
   private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean, userAgent?: string): RequestContext {
@@ -544,11 +484,6 @@ function notFoundPath(): Error {
   err.status.message = 'the server could not find the requested resource';
   err.status.details = { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] };
   return err;
-}
-
-function kubeMetricVerb(verb: string): string {
-  const map: Record<string, string> = { get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
-  return map[verb] ?? verb.toUpperCase();
 }
 
 function partial(obj: KubeObject): unknown {

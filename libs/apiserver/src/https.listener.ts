@@ -1,7 +1,8 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createServer, type Server, type ServerOptions } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { ApiRequest, type RequestHandler } from './filters/api-request';
 
 /**
  * Starts an HTTPS server that asks for client certificates (verified against `ca`, checked by the
@@ -51,5 +52,21 @@ export function closeGracefully(server: Server): Promise<void> {
     server.close(() => resolve());
     server.closeIdleConnections();
     setTimeout(() => server.closeAllConnections(), 2000).unref();
+  });
+}
+
+/**
+ * Passes upgrade requests (exec, attach, port-forward) through the same handler chain as every other request.
+ * They have no ServerResponse of their own: one is made on their socket, so a refusal (401, 403, 404…) is an
+ * ordinary Status answer, after which the connection is closed; a handler that accepts the upgrade takes the
+ * socket over (ApiRequest.upgrade).
+ */
+export function serveUpgrades(server: Server, chain: RequestHandler): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    const res = new ServerResponse(req);
+    res.shouldKeepAlive = false;
+    res.assignSocket(socket);
+    res.on('finish', () => socket.end());
+    void chain(new ApiRequest(req, res, { socket, head }));
   });
 }

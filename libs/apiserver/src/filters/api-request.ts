@@ -1,0 +1,60 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { toStatus } from '@kube/apimachinery';
+import type { RequestInfo } from '../request-info';
+import type { UserInfo } from '../resource.definition';
+import { writeStatus } from '../response.writer';
+
+const NO_QUERY = new URLSearchParams();
+const NO_INFO: RequestInfo = { isResourceRequest: false, path: '', verb: '', apiPrefix: '', group: '', version: '', namespace: '', resource: '', subresource: '', name: '' };
+
+/** The socket and first bytes of an upgrade request (exec, attach, port-forward), which has no ServerResponse of its own. */
+export interface UpgradeConnection {
+  socket: Socket;
+  head: Buffer;
+}
+
+/**
+ * One request as it passes the handler chain (kube keeps these in the request's context): filled in by the
+ * filters (request id, request info, user) and read by the ones after them. One object per request, with every
+ * field set in the constructor so all requests share one shape.
+ */
+export class ApiRequest {
+  readonly started = process.hrtime.bigint();
+  /** Audit-Id of the request (with-request-id). */
+  requestId = '';
+  /** The URL's path and query (with-request-info). */
+  path = '/';
+  query: URLSearchParams = NO_QUERY;
+  info: RequestInfo = NO_INFO;
+  /** Watches and upgrades: exempt from max-in-flight and the timeout; their latency is their lifetime. */
+  longRunning = false;
+  /** Who is asking (with-authentication, then with-impersonation). */
+  user: UserInfo | undefined = undefined;
+  /** Set by a handler that passed the request on to another server, which counts it in its own metrics. */
+  proxied = false;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly upgrade: UpgradeConnection | undefined = undefined,
+  ) {}
+}
+
+/** Serves a request and resolves with the HTTP status it answered (0 when it wrote nothing, e.g. an aborted stream). */
+export type RequestHandler = (r: ApiRequest) => Promise<number>;
+
+/** One step of the handler chain, composed once at start-up (kube's `func(http.Handler) http.Handler`). */
+export type Filter = (next: RequestHandler) => RequestHandler;
+
+/**
+ * Answers a request with the Status of an error; a response that already started streaming is cut instead, so
+ * the client sees a broken response rather than a wrong one.
+ */
+export function respondWithError(res: ServerResponse, err: unknown): number {
+  if (res.headersSent) {
+    if (!res.writableEnded) res.destroy();
+    return toStatus(err).code;
+  }
+  return writeStatus(res, err).code;
+}

@@ -1,0 +1,61 @@
+import type { IncomingMessage } from 'node:http';
+import type { Authenticator } from '../authentication';
+import type { Authorizer } from '../authorization/authorizer';
+import type { AuditLog } from '../logging/audit.log';
+import type { RequestLog } from '../logging/request.log';
+import type { Filter, RequestHandler } from './api-request';
+import { withAudit } from './with-audit';
+import { withAuthentication } from './with-authentication';
+import { withAuthorization } from './with-authorization';
+import { withImpersonation, type Impersonator } from './with-impersonation';
+import { withLogging } from './with-logging';
+import { withMaxInFlight, type InFlightLimits } from './with-max-in-flight';
+import { withMetrics } from './with-metrics';
+import { withPanicRecovery } from './with-panic-recovery';
+import { withRequestId } from './with-request-id';
+import { withRequestInfo } from './with-request-info';
+import { withRetryAfter } from './with-retry-after';
+import { withTimeout } from './with-timeout';
+
+export interface HandlerChainConfig extends InFlightLimits {
+  /** Client certificates and tokens at the front door; the front proxy (requestheader) too at a backend. */
+  authenticator: Authenticator;
+  /** Decides every authenticated request; default: allow all. */
+  authorizer?: Authorizer;
+  /** Who a request may act as (Impersonate-*); default: system:masters may impersonate anyone. */
+  impersonator?: Impersonator;
+  /** Non-long-running requests answer 504 after this long (default 60 s). */
+  requestTimeoutMs?: number;
+  requestLog: RequestLog;
+  /** Audit events, when configured (the front door's KUBE_AUDIT_LOG_PATH). */
+  audit?: AuditLog;
+  /** Whether a caller's own request id is kept; a backend keeps only the front proxy's. */
+  trustRequestId(req: IncomingMessage): boolean;
+  /** Pass the request id on in the request's headers (the front door, to its backends). */
+  forwardRequestId?: boolean;
+  /** True once the server is stopping (new requests get 429 + Retry-After). */
+  shuttingDown(): boolean;
+}
+
+/**
+ * The filters every request passes before `handler`, outermost first: kube's DefaultBuildHandlerChain
+ * (k8s.io/apiserver pkg/server/config.go) in its order, shared by the front door and every API server. Built
+ * once at start-up; per request it costs only the filters themselves.
+ */
+export function buildHandlerChain(handler: RequestHandler, c: HandlerChainConfig): RequestHandler {
+  const filters: Filter[] = [
+    withRequestId({ trusted: c.trustRequestId, forward: c.forwardRequestId }),
+    withRequestInfo,
+    withLogging(c.requestLog),
+    withMetrics,
+    withPanicRecovery,
+    withRetryAfter(c.shuttingDown),
+    withTimeout(c.requestTimeoutMs),
+    withAudit(c.audit),
+    withAuthentication(c.authenticator),
+    withImpersonation(c.impersonator),
+    withMaxInFlight(c),
+    withAuthorization(c.authorizer),
+  ];
+  return filters.reduceRight<RequestHandler>((next, filter) => filter(next), handler);
+}

@@ -1,0 +1,21 @@
+import { Errors } from '@kube/apimachinery';
+import { isPublicPath, type Authenticator } from '../authentication';
+import type { UserInfo } from '../resource.definition';
+import { respondWithError, type Filter } from './api-request';
+
+const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+
+/**
+ * kube's WithAuthentication: who is asking, from the authenticator's configuration (client certificates and
+ * tokens at the front door; the front proxy's X-Remote-* headers at a backend). Anyone else gets 401, except
+ * on the paths kube's system:public-info-viewer opens to anonymous callers (health, version).
+ */
+export function withAuthentication(authenticator: Authenticator): Filter {
+  return (next) => (r) => {
+    const user = authenticator.authenticate(r.req);
+    if (user) r.user = user;
+    else if (isPublicPath(r.path)) r.user = ANONYMOUS;
+    else return Promise.resolve(respondWithError(r.res, Errors.unauthorized()));
+    return next(r);
+  };
+}
