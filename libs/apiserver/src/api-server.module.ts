@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, typ
 import { SharedInformerFactory } from '@kube/client';
 import { Storage } from '@kube/storage';
 import { GenericApiServer } from './api-server';
+import type { Authorizer } from './authorization/authorizer';
+import { AUTHORIZER } from './authorization/authorizer.token';
 import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
 import type { ServerConfig } from './server.config';
 import { ServedGroupVersionsAnnouncer } from './registration.announce';
@@ -89,12 +91,12 @@ export class ApiServerModule {
         ...(options.providers ?? []),
         {
           provide: GenericApiServer,
-          useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[]) => {
-            const server = new GenericApiServer(options.config.server, storage);
+          useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[], authorizer?: Authorizer) => {
+            const server = new GenericApiServer({ ...options.config.server, authorizer: authorizer ?? options.config.server.authorizer }, storage);
             server.install(resources, admission);
             return server;
           },
-          inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS],
+          inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS, { token: AUTHORIZER, optional: true }],
         },
         // Controllers register their readiness (post-start hooks) here themselves.
         { provide: HealthChecks, useFactory: (server: GenericApiServer) => server.health, inject: [GenericApiServer] },

@@ -1,6 +1,6 @@
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import { createServer, type Server, type ServerOptions } from 'node:https';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiRequest, type RequestHandler } from './filters/api-request';
 
@@ -61,7 +61,7 @@ export function closeGracefully(server: Server): Promise<void> {
  * ordinary Status answer, after which the connection is closed; a handler that accepts the upgrade takes the
  * socket over (ApiRequest.upgrade).
  */
-export function serveUpgrades(server: Server, chain: RequestHandler): void {
+export function serveUpgrades(server: NetServer, chain: RequestHandler): void {
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     const res = new ServerResponse(req);
     res.shouldKeepAlive = false;

@@ -18,6 +18,7 @@ export * from './aggregated';
 export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFormat, type LogSink } from './logging/json.logger';
 export { installLastResortHandlers, type ProcessEvents } from './logging/last-resort.handler';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
+export { AUTHORIZER } from './authorization/authorizer.token';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';
 export { parseRequestInfo, type RequestInfo } from './request-info';
 export { AuditLog, type AuditEntry } from './logging/audit.log';
