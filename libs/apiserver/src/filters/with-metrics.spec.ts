@@ -5,7 +5,7 @@ import { withMetrics } from './with-metrics';
 
 async function count(labels: Record<string, string>): Promise<number> {
   const { values } = await requestTotal.get();
-  return values.filter((v) => Object.entries(labels).every(([k, want]) => v.labels[k] === want)).reduce((sum, v) => sum + v.value, 0);
+  return values.filter((v) => Object.entries(labels).every(([k, want]) => (v.labels as Record<string, unknown>)[k] === want)).reduce((sum, v) => sum + v.value, 0);
 }
 
 describe('withMetrics', () => {
