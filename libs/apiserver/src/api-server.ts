@@ -16,6 +16,7 @@ import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TAB
 import { ObjectFilter } from './object.filter';
 import type { RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
+import type { SubresourceView } from './subresources/subresource.strategy';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
@@ -290,18 +291,12 @@ export class GenericApiServer {
     if (!handler) throw this.pathsInstalled ? notFoundPath() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
     const def = handler.def;
     if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();
-    if (info.subresource && !this.subresourceAllowed(def, info.subresource)) throw notFoundPath();
+    const sub = info.subresource ? handler.subresources.get(info.subresource) : undefined;
+    if (info.subresource && !sub) throw notFoundPath();
     const verbs = servedVerbs(def);
-    if (!verbs.includes(info.verb as never)) throw Errors.methodNotSupported(handler.gr, info.verb);
+    if (!verbs.includes(info.verb as never) || (sub && !sub.verbs.includes(info.verb as never))) throw Errors.methodNotSupported(handler.gr, info.verb);
     if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);
     return this.serveVerb(req, res, handler, info, query, user);
-  }
-
-  private subresourceAllowed(def: ResourceDefinition, sub: string): boolean {
-    if (sub === 'status') return !!def.subresources?.status;
-    if (sub === 'finalize') return def.group === '' && def.plural === 'namespaces';
-    if (sub === 'scale') return !!def.subresources?.scale;
-    return false;
   }
 
   private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean, userAgent?: string): RequestContext {
@@ -314,7 +309,8 @@ export class GenericApiServer {
     const write = writeOptions(query, info.verb, req.headers['content-type']);
     const ctx = this.ctx(user, info, write.dryRun, req.headers['user-agent']);
     if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
-    if (info.subresource === 'scale') return this.serveScale(req, res, h, info, ns, ctx, write);
+    const view = info.subresource ? h.subresources.get(info.subresource)?.view : undefined;
+    if (view) return this.serveView(req, res, h, info, view, ns, ctx, write);
     switch (info.verb) {
       case 'get': {
         const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined, user);
@@ -379,28 +375,30 @@ export class GenericApiServer {
     }
   }
 
-  private async serveScale(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, ns: string | undefined, ctx: RequestContext, write: WriteOptions): Promise<number> {
-    let scale: KubeObject;
+  /** A subresource shown as another kind (/scale): reads and writes go through its view of the object. */
+  private async serveView(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, view: SubresourceView, ns: string | undefined, ctx: RequestContext, write: WriteOptions): Promise<number> {
+    let body: KubeObject;
     switch (info.verb) {
       case 'get':
-        scale = await h.getScale(ns, info.name);
+        body = await h.getView(ns, info.name, info.subresource);
         break;
       case 'update': {
-        const body = await this.readJson(req);
-        scale = await h.updateScale(ctx, ns, info.name, () => body as unknown as KubeObject, write);
+        const desired = await this.readJson(req);
+        body = await h.updateView(ctx, ns, info.name, info.subresource, () => desired as unknown as KubeObject, write);
         break;
       }
       case 'patch': {
-        const type = PATCH_CONTENT_TYPES[(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()];
-        if (type !== 'json' && type !== 'merge') throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', ['application/json-patch+json', 'application/merge-patch+json']);
+        const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+        const type = PATCH_CONTENT_TYPES[contentType];
+        if (!type || !view.patchTypes.includes(contentType)) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', [...view.patchTypes]);
         const patch = decodeBody(await readBody(req), 'json');
-        scale = await h.updateScale(ctx, ns, info.name, (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)) as unknown as KubeObject, write);
+        body = await h.updateView(ctx, ns, info.name, info.subresource, (current) => (type === 'json' ? applyJsonPatch(current, patch) : applyMergePatch(current, patch)) as unknown as KubeObject, write);
         break;
       }
       default:
         throw Errors.methodNotSupported(h.gr, info.verb);
     }
-    writeObject(res, 200, scale, 'json', ctx.warnings);
+    writeObject(res, 200, body, 'json', ctx.warnings);
     return 200;
   }
 
@@ -476,7 +474,7 @@ export class GenericApiServer {
 function checkSource(def: ResourceDefinition): void {
   const extra = def.source ? (def.verbs ?? []).filter((v) => !SOURCE_VERBS.includes(v)) : [];
   if (extra.length) throw new Error(`${def.plural}.${def.group}: a resource with a source serves only ${SOURCE_VERBS.join(' and ')}, not ${extra.join(', ')}`);
-  if (def.source && def.subresources && (def.subresources.status || def.subresources.scale)) throw new Error(`${def.plural}.${def.group}: a resource with a source has no subresources`);
+  if (def.source && Object.keys(def.subresources ?? {}).length) throw new Error(`${def.plural}.${def.group}: a resource with a source has no subresources`);
 }
 
 function notFoundPath(): Error {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { compareKubeVersions, formatGroupVersion, type GroupVersion } from '@kube/apimachinery';
 import { servedVerbs, type ResourceDefinition } from './resource.definition';
+import type { SubresourceStrategy } from './subresources/subresource.strategy';
 
 export interface CachedDocument {
   body: Buffer;
@@ -38,6 +39,11 @@ function verbsOf(def: ResourceDefinition): string[] {
   return [...(servedVerbs(def))].sort();
 }
 
+/** The subresources discovery lists, in declaration order. */
+function discoveredSubresources(def: ResourceDefinition): Array<[string, SubresourceStrategy]> {
+  return Object.entries(def.subresources ?? {}).filter(([, sub]) => sub.discovered);
+}
+
 function apiResources(defs: ResourceDefinition[]): APIResource[] {
   const out: APIResource[] = [];
   for (const def of defs) {
@@ -46,8 +52,10 @@ function apiResources(defs: ResourceDefinition[]): APIResource[] {
     if (def.categories?.length) r.categories = def.categories;
     r.storageVersionHash = storageVersionHash(def);
     out.push(r);
-    if (def.subresources?.status) out.push({ name: `${def.plural}/status`, singularName: '', namespaced: def.namespaced, kind: def.kind, verbs: ['get', 'patch', 'update'] });
-    if (def.subresources?.scale) out.push({ name: `${def.plural}/scale`, singularName: '', namespaced: def.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
+    for (const [name, sub] of discoveredSubresources(def)) {
+      const kind = sub.view?.kind;
+      out.push({ name: `${def.plural}/${name}`, singularName: '', namespaced: def.namespaced, ...(kind ? { group: kind.group, version: kind.version } : {}), kind: kind?.kind ?? def.kind, verbs: [...sub.verbs] });
+    }
   }
   return out;
 }
@@ -63,9 +71,7 @@ function aggregatedResources(defs: ResourceDefinition[]): unknown[] {
     };
     if (def.shortNames?.length) r.shortNames = def.shortNames;
     if (def.categories?.length) r.categories = def.categories;
-    const subresources: unknown[] = [];
-    if (def.subresources?.status) subresources.push({ subresource: 'status', responseKind: { group: def.group, version: def.version, kind: def.kind }, verbs: ['get', 'patch', 'update'] });
-    if (def.subresources?.scale) subresources.push({ subresource: 'scale', responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' }, verbs: ['get', 'patch', 'update'] });
+    const subresources = discoveredSubresources(def).map(([name, sub]) => ({ subresource: name, responseKind: sub.view?.kind ?? { group: def.group, version: def.version, kind: def.kind }, verbs: [...sub.verbs] }));
     if (subresources.length) r.subresources = subresources;
     return r;
   });

@@ -1,4 +1,5 @@
 import type { FieldError, KubeObject, SchemaComponents, UserInfo } from '@kube/apimachinery';
+import type { Subresources } from './subresources/subresource.strategy';
 
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
@@ -38,14 +39,12 @@ export interface RequestContext {
 export interface ResourceStrategy {
   /** Fill defaults in place (runs on create, update and patch before validation). */
   default?(obj: KubeObject): void;
-  /** Adjust a new object before validation (e.g. drop status when there is a status subresource). */
+  /** Adjust a new object before validation (e.g. a fresh status; the status subresource already dropped the client's). */
   prepareForCreate?(obj: KubeObject, ctx: RequestContext): void;
   /** Adjust an updated object from its old version (e.g. keep status, keep immutable fields). */
   prepareForUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): void;
   validate?(obj: KubeObject, ctx: RequestContext): FieldError[];
   validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
-  /** Validation of a /status write (only status changed). */
-  validateStatusUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext): FieldError[];
   /**
    * Drops fields the type does not know and returns their paths (for fieldValidation). Default: prune against
    * `schema` as built-in types do; custom resources bring kube's CR pruning (embedded resources, …).
@@ -77,7 +76,8 @@ export interface ResourceDefinition {
   namespaced: boolean;
   /** Defaults to ALL_VERBS (SOURCE_VERBS for a resource with a `source`). */
   verbs?: Verb[];
-  subresources?: { status?: boolean; scale?: ScaleSubresource };
+  /** Subresources by name, each with its own strategy: `{ status: statusSubresource(), scale: scaleSubresource(paths) }`. */
+  subresources?: Subresources;
   /** OpenAPI v3 schema: `name` is the entry of `components` describing the kind. */
   schema?: { name: string; components: SchemaComponents };
   /** Extra columns after NAME (and before AGE, which is added unless a column named Age exists). */
@@ -150,13 +150,6 @@ export interface ResourceConversion {
   toStorage(obj: KubeObject): Promise<KubeObject>;
   /** Stored objects (of any version) converted to `version` (e.g. "v2"), in one batch: a whole LIST at once. */
   fromStorage(objs: KubeObject[], version: string): Promise<KubeObject[]>;
-}
-
-/** A /scale subresource mapped onto the object through simple JSON paths (".spec.replicas"), as CRDs declare it. */
-export interface ScaleSubresource {
-  specReplicasPath: string;
-  statusReplicasPath: string;
-  labelSelectorPath?: string;
 }
 
 /** Rules for metadata.name (kube's ValidateNameFunc): DNS-1123 subdomain unless the kind says otherwise. */

@@ -5,6 +5,7 @@ import {
   applyMergePatch,
   applyStrategicMergePatch,
   formatGroupVersion,
+  generateName,
   isStatusError,
   pruneUnknownFields,
   successStatus,
@@ -18,21 +19,13 @@ import {
   type Status,
 } from '@kube/apimachinery';
 import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
-import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, ScaleSubresource, UndoFn, UserInfo } from './resource.definition';
+import type { AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
-import { managerName, ResourceFieldManagers } from './field.managers';
-import { applyScale, toScale } from './scale.subresource';
+import { ResourceFieldManagers } from './field.managers';
+import { admit, runWriteStages, type FieldValidation, type Write, type WriteOptions, type WriteTarget } from './rest.stages';
+import type { SubresourceStrategy, SubresourceView } from './subresources/subresource.strategy';
 
-export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
-
-export interface WriteOptions {
-  dryRun: boolean;
-  fieldValidation: FieldValidation;
-  fieldManager?: string;
-  /** Apply patches only: take over fields other managers own. */
-  force?: boolean;
-}
+export type { FieldValidation, WriteOptions } from './rest.stages';
 
 export interface ListQuery {
   labelSelector?: string;
@@ -68,7 +61,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
  * The generic REST behaviour of one resource (kube's registry/generic Store + endpoint handlers):
  * object metadata, strategy hooks, admission, field validation, finalizers, and storage calls.
  */
-export class RestHandler {
+export class RestHandler implements WriteTarget {
   readonly gr: GroupResource;
   readonly gk: GroupKind;
   readonly apiVersion: string;
@@ -77,13 +70,16 @@ export class RestHandler {
   /** Objects are written with this apiVersion (the storage version when several versions share storage). */
   readonly storageApiVersion: string;
   /** managedFields on every write, server-side apply (libs/field-management). */
-  private readonly fields: ResourceFieldManagers;
+  readonly fields: ResourceFieldManagers;
+  /** The declared subresources (`status`, `scale`, …) by name. */
+  readonly subresources: ReadonlyMap<string, SubresourceStrategy>;
 
   constructor(
     readonly def: ResourceDefinition,
     readonly store: StorageInterface,
-    private readonly admission: readonly AdmissionPlugin[] = [],
+    readonly admission: readonly AdmissionPlugin[] = [],
   ) {
+    this.subresources = new Map(Object.entries(def.subresources ?? {}));
     this.gr = { group: def.group, resource: def.plural };
     this.gk = { group: def.group, kind: def.kind };
     this.apiVersion = formatGroupVersion(def);
@@ -159,41 +155,42 @@ export class RestHandler {
 
   // ---- create ----
 
+  /** POST: decode, then the write stages, then storage (a generated name that is taken is generated again). */
   async create(ctx: RequestContext, ns: string | undefined, body: JsonValue, opts: WriteOptions): Promise<KubeObject> {
     const obj = this.decode(body, ctx, opts);
     if (this.def.createOnly) return this.withTypeMeta(await this.def.createOnly(obj, ctx));
     this.checkNamespace(obj, ns);
-    this.def.strategy?.default?.(obj);
-    this.fields.update(undefined, obj, '', managerName(opts.fieldManager, ctx.userAgent));
-    await this.runAdmit('CREATE', ctx, '', obj);
-    for (let attempt = 1; ; attempt++) {
-      const candidate = attempt === 1 ? obj : clone(obj);
-      if (attempt > 1) delete candidate.metadata.name;
-      try {
-        return await this.createOnce(ctx, ns, candidate, opts);
-      } catch (err) {
-        const retry = isStatusError(err) && err.reason === 'AlreadyExists' && !obj.metadata.name && obj.metadata.generateName && attempt < MAX_GENERATE_NAME_ATTEMPTS;
-        if (!retry) throw err;
-      }
-    }
-  }
-
-  private async createOnce(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
-    prepareMetaForCreate(obj, this.def.namespaced ? ns : undefined);
-    this.def.strategy?.prepareForCreate?.(obj, ctx);
-    if (this.def.subresources?.status && obj.status !== undefined && !this.def.strategy?.prepareForCreate) delete obj.status;
-    this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
-    await this.runValidate('CREATE', ctx, '', obj);
-    const undo = opts.dryRun ? undefined : await this.def.hooks?.beforeCreate?.(obj, ctx);
+    const generated = !obj.metadata.name && !!obj.metadata.generateName;
+    const w = this.write('CREATE', ctx, opts, ns, obj);
+    await runWriteStages(w, this);
     let stored: KubeObject;
-    try {
-      stored = await this.store.create(await this.forStorage(obj), { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds });
-    } catch (err) {
-      await undo?.();
-      throw err;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        stored = await this.store.create(w.obj, { dryRun: opts.dryRun, ttlSeconds: this.def.ttlSeconds });
+        break;
+      } catch (err) {
+        // kube's RetryGenerateName: only the name changes, everything else was decided already.
+        if (generated && attempt < MAX_GENERATE_NAME_ATTEMPTS && isStatusError(err) && err.reason === 'AlreadyExists') {
+          w.obj.metadata.name = generateName(w.obj.metadata.generateName as string);
+          continue;
+        }
+        await w.undo?.();
+        throw err;
+      }
     }
     // Outside the try: the object is written, a failing conversion of the response must not undo its side effects.
     return this.servedOne(stored, true);
+  }
+
+  private write(operation: Write['operation'], ctx: RequestContext, opts: WriteOptions, ns: string | undefined, obj: KubeObject, old?: KubeObject, subresource = '', startDeletion = false, applied = false): Write {
+    return { operation, ctx, opts, namespace: ns, subresource, sub: subresource ? this.subresource(subresource) : undefined, obj, old, startDeletion, applied, undo: undefined };
+  }
+
+  /** The strategy of a declared subresource; anything else is 404. */
+  subresource(name: string): SubresourceStrategy {
+    const sub = this.subresources.get(name);
+    if (!sub) throw Errors.notFound(this.gr, '');
+    return sub;
   }
 
   // ---- update / patch ----
@@ -261,8 +258,9 @@ export class RestHandler {
   }
 
   /**
-   * The shared update path of PUT, PATCH and /status: optimistic concurrency, status/spec separation,
-   * metadata rules, validation, admission, then the finalizer check that may complete a pending delete.
+   * The shared update path of PUT, PATCH and subresource writes: optimistic concurrency, then the write stages
+   * on each attempt (a PUT of a missing object runs them as a create), then the finalizer check that may
+   * complete a pending delete.
    */
   private async writeUpdate(
     ctx: RequestContext,
@@ -276,7 +274,6 @@ export class RestHandler {
     applied = false,
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
-    let createdObject: KubeObject | undefined;
     let written: { object: KubeObject; created: boolean };
     try {
       const result = await this.store.guaranteedUpdate(
@@ -285,19 +282,26 @@ export class RestHandler {
         async (current) => {
           await undo?.();
           undo = undefined;
+          let w: Write;
           if (!current) {
             // PUT to a missing object creates it where the resource allows (configmaps do, CRs do not).
             if (!allowCreate) throw Errors.notFound(this.gr, name);
             const obj = desired(undefined);
             if (obj.metadata.resourceVersion) throw Errors.notFound(this.gr, name);
-            // An apply's object already carries its managedFields; other writes get them here.
-            if (!applied) this.fields.update(undefined, obj, '', managerName(opts.fieldManager, ctx.userAgent));
-            createdObject = await this.prepareCreateFromUpdate(ctx, ns, obj, opts);
-            return createdObject;
+            w = this.write('CREATE', ctx, opts, ns, obj, undefined, '', false, applied);
+          } else {
+            // The update is computed in the request's version: the stored object is converted first (kube decodes into it).
+            const old = this.def.conversion ? await this.servedOne(current) : current;
+            const incoming = desired(this.withTypeMeta(old));
+            this.checkResourceVersion(incoming, old);
+            w = this.write('UPDATE', ctx, opts, ns, incoming, old, subresource, startDeletion, applied);
           }
-          // The update is computed in the request's version: the stored object is converted first (kube decodes into it).
-          const old = this.def.conversion ? await this.servedOne(current) : current;
-          return this.prepareUpdate(ctx, desired(this.withTypeMeta(old)), old, opts, subresource, (u) => (undo = u), startDeletion, applied);
+          try {
+            await runWriteStages(w, this);
+          } finally {
+            undo = w.undo;
+          }
+          return w.obj;
         },
         { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
       );
@@ -311,107 +315,52 @@ export class RestHandler {
     return { object: await this.servedOne(written.object, true), created: written.created };
   }
 
-  private async prepareCreateFromUpdate(ctx: RequestContext, ns: string | undefined, obj: KubeObject, opts: WriteOptions): Promise<KubeObject> {
-    this.def.strategy?.default?.(obj);
-    await this.runAdmit('CREATE', ctx, '', obj);
-    prepareMetaForCreate(obj, this.def.namespaced ? ns : undefined);
-    this.def.strategy?.prepareForCreate?.(obj, ctx);
-    this.validate(obj, [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...(this.def.strategy?.validate?.(obj, ctx) ?? [])]);
-    await this.runValidate('CREATE', ctx, '', obj);
-    if (!opts.dryRun) await this.def.hooks?.beforeCreate?.(obj, ctx);
-    return this.forStorage(obj);
-  }
-
-  private async prepareUpdate(
-    ctx: RequestContext,
-    incoming: KubeObject,
-    current: KubeObject,
-    opts: WriteOptions,
-    subresource: string,
-    setUndo: (u: UndoFn | void) => void,
-    startDeletion = false,
-    applied = false,
-  ): Promise<KubeObject> {
+  /** Optimistic concurrency: a resourceVersion in the request must be the stored one (or be required at all). */
+  private checkResourceVersion(incoming: KubeObject, current: KubeObject): void {
     const rv = incoming.metadata.resourceVersion;
     if (!rv) {
       if (this.def.strategy?.allowUnconditionalUpdate === false) {
-        this.validate(incoming, [FieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+        throw Errors.invalid(this.gk, incoming.metadata.name ?? '', [FieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
       }
     } else if (rv !== current.metadata.resourceVersion) {
       throw Errors.modified(this.gr, current.metadata.name as string);
     }
-    let obj: KubeObject;
-    if (subresource === 'status') {
-      // /status changes status only: everything else comes from the stored object.
-      obj = { ...clone(current), status: incoming.status };
-      if (incoming.status === undefined) delete obj.status;
-    } else if (subresource === 'scale') {
-      obj = incoming;
-    } else if (subresource === 'finalize') {
-      // A namespace's /finalize changes spec.finalizers only.
-      obj = clone(current);
-      const spec = (incoming.spec ?? {}) as Record<string, unknown>;
-      obj.spec = { ...(obj.spec as Record<string, unknown>), finalizers: spec.finalizers ?? [] };
-    } else {
-      obj = incoming;
-      this.def.strategy?.default?.(obj);
-      if (this.def.subresources?.status) {
-        if (current.status === undefined) delete obj.status;
-        else obj.status = clone(current.status);
-      }
-    }
-    // kube records managedFields before mutating admission; an apply has done so already, a deletion never does.
-    if (!applied && !startDeletion) this.fields.update(current, obj, subresource, managerName(opts.fieldManager, ctx.userAgent));
-    else if (subresource === 'status' && applied) obj.metadata.managedFields = incoming.metadata.managedFields;
-    await this.runAdmit('UPDATE', ctx, subresource, obj, current);
-    prepareMetaForUpdate(obj, current);
-    this.fields.keepTimestamps(obj, current);
-    if (startDeletion) this.markDeleting(obj);
-    if (!subresource) this.def.strategy?.prepareForUpdate?.(obj, current, ctx);
-    const errors = [...validateObjectMeta(obj, this.def.namespaced, this.def.nameValidation), ...validateFinalizersOnUpdate(obj, current)];
-    if (subresource === 'status') errors.push(...(this.def.strategy?.validateStatusUpdate?.(obj, current, ctx) ?? []));
-    if (!subresource || subresource === 'scale') errors.push(...(this.def.strategy?.validateUpdate?.(obj, current, ctx) ?? this.def.strategy?.validate?.(obj, ctx) ?? []));
-    this.validate(obj, errors);
-    await this.runValidate('UPDATE', ctx, subresource, obj, current);
-    if (!opts.dryRun) setUndo(await this.def.hooks?.beforeUpdate?.(obj, current, ctx));
-    delete obj.metadata.resourceVersion;
-    return this.forStorage(obj);
   }
 
   /** The object as it is written: converted by the hook, else (conversion "None") only apiVersion changes. */
-  private async forStorage(obj: KubeObject): Promise<KubeObject> {
+  async forStorage(obj: KubeObject): Promise<KubeObject> {
     if (this.def.conversion) return this.def.conversion.toStorage(obj);
     if (obj.apiVersion !== this.storageApiVersion) obj.apiVersion = this.storageApiVersion;
     return obj;
   }
 
-  // ---- scale ----
+  // ---- subresources shown as another kind (/scale) ----
 
-  async getScale(ns: string | undefined, name: string): Promise<KubeObject> {
-    const sub = this.scaleSubresource();
+  /** GET of a view subresource: the view of the stored object, in the request's version. */
+  async getView(ns: string | undefined, name: string, subresource: string): Promise<KubeObject> {
+    const view = this.viewOf(subresource);
     const stored = await this.store.get(ns, name);
-    // The scale paths are those of the request's version.
-    return toScale(this.def.conversion ? await this.servedOne(stored) : stored, sub);
+    return view.get(this.def.conversion ? await this.servedOne(stored) : stored);
   }
 
-  /** PUT or PATCH of /scale: the change is applied to the Scale view, then written back as spec.replicas. */
-  async updateScale(ctx: RequestContext, ns: string | undefined, name: string, change: (scale: KubeObject) => KubeObject, opts: WriteOptions): Promise<KubeObject> {
-    const sub = this.scaleSubresource();
-    const { object } = await this.writeUpdate(ctx, ns, name, opts, 'scale', false, (cur) => {
+  /** PUT or PATCH of a view subresource: the change is applied to the view, then written back onto the object. */
+  async updateView(ctx: RequestContext, ns: string | undefined, name: string, subresource: string, change: (view: KubeObject) => KubeObject, opts: WriteOptions): Promise<KubeObject> {
+    const view = this.viewOf(subresource);
+    const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
       const current = clone(cur as KubeObject);
-      const desired = change(toScale(current, sub));
+      const desired = change(view.get(current));
       const rv = desired.metadata?.resourceVersion;
       if (rv && rv !== current.metadata.resourceVersion) throw Errors.modified(this.gr, name);
-      applyScale(current, desired, sub);
+      view.apply(current, desired);
       return current;
     });
-    return toScale(object, sub);
+    return view.get(object);
   }
 
-  private scaleSubresource(): ScaleSubresource {
-    const sub = this.def.subresources?.scale;
-    if (!sub) throw Errors.notFound(this.gr, '');
-    return sub;
+  private viewOf(subresource: string): SubresourceView {
+    const view = this.subresource(subresource).view;
+    if (!view) throw Errors.notFound(this.gr, '');
+    return view;
   }
 
   /** An object being deleted whose last finalizer was just removed is deleted for real. */
@@ -426,15 +375,6 @@ export class RestHandler {
     return obj;
   }
 
-  /** Graceful deletion starts: deletionTimestamp set once, generation bumped, resource-specific state. */
-  private markDeleting(obj: KubeObject): void {
-    if (obj.metadata.deletionTimestamp) return;
-    this.def.hooks?.onDeletionStarted?.(obj);
-    obj.metadata.deletionTimestamp = nowTimestamp();
-    obj.metadata.deletionGracePeriodSeconds = 0;
-    obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
-  }
-
   private hasPendingFinalizers(obj: KubeObject): boolean {
     return (obj.metadata.finalizers?.length ?? 0) > 0 || (this.def.hooks?.pendingFinalizers?.(obj) ?? false);
   }
@@ -447,7 +387,7 @@ export class RestHandler {
     // Admission sees the object in the request's version, as kube decodes it.
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
     checkPreconditions(this.gr, name, current, options.preconditions);
-    await this.runValidate('DELETE', ctx, '', undefined, current);
+    await admit(this, 'validate', 'DELETE', ctx, '', undefined, current);
     if (this.hasPendingFinalizers(current)) {
       if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };
       const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => clone(cur as KubeObject), true);
@@ -516,22 +456,5 @@ export class RestHandler {
       throw Errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
     }
     if (ns) obj.metadata.namespace = ns;
-  }
-
-  private validate(obj: KubeObject, errors: FieldError[]): void {
-    if (errors.length) throw Errors.invalid(this.gk, obj.metadata.name ?? obj.metadata.generateName ?? '', errors);
-  }
-
-  private attrs(operation: AdmissionOperation, ctx: RequestContext, subresource: string, object?: KubeObject, oldObject?: KubeObject): AdmissionAttributes {
-    const source = object ?? oldObject;
-    return { operation, resource: this.def, subresource, namespace: source?.metadata.namespace ?? ctx.namespace ?? '', name: source?.metadata.name ?? '', object, oldObject, ctx };
-  }
-
-  private async runAdmit(op: AdmissionOperation, ctx: RequestContext, sub: string, obj?: KubeObject, old?: KubeObject): Promise<void> {
-    for (const p of this.admission) if (p.admit) await p.admit(this.attrs(op, ctx, sub, obj, old));
-  }
-
-  private async runValidate(op: AdmissionOperation, ctx: RequestContext, sub: string, obj?: KubeObject, old?: KubeObject): Promise<void> {
-    for (const p of this.admission) if (p.validate) await p.validate(this.attrs(op, ctx, sub, obj, old));
   }
 }

@@ -40,7 +40,7 @@ describe('apiservices', () => {
       singular: 'apiservice',
       categories: ['api-extensions'],
       namespaced: false,
-      subresources: { status: true },
+      subresources: { status: expect.objectContaining({ verbs: ['get', 'patch', 'update'], discovered: true }) },
     });
     expect(apiservices.shortNames).toBeUndefined();
     expect(apiservices.strategy).toMatchObject({ allowCreateOnUpdate: false, allowUnconditionalUpdate: false });

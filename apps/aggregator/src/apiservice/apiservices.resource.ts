@@ -5,7 +5,7 @@
  * The generic REST handler does the rest: metadata, generation, and copying everything but status on /status.
  */
 import type { KubeObject } from '@kube/apimachinery';
-import type { ResourceDefinition, ResourceStrategy, TableColumn } from '@kube/apiserver';
+import { statusSubresource, type ResourceDefinition, type ResourceStrategy, type TableColumn } from '@kube/apiserver';
 import { APISERVICE_SCHEMA, apiregistrationV1Components } from '../openapi';
 import {
   APIREGISTRATION_GROUP,
@@ -77,7 +77,6 @@ export const apiServiceStrategy: ResourceStrategy = {
   prepareForUpdate: prepareAPIServiceForUpdate,
   validate: (obj: KubeObject) => validateAPIService(obj),
   validateUpdate: (obj: KubeObject, old: KubeObject) => validateAPIServiceUpdate(obj, old),
-  validateStatusUpdate: (obj: KubeObject) => validateAPIServiceStatus(obj.status as never),
   // As kube: a PUT never creates an APIService and must name the resourceVersion it replaces, so controllers
   // writing concurrently (autoregistration, availability) cannot silently overwrite each other.
   allowCreateOnUpdate: false,
@@ -92,7 +91,7 @@ export const apiServicesResource: ResourceDefinition = {
   singular: 'apiservice',
   categories: ['api-extensions'],
   namespaced: false,
-  subresources: { status: true },
+  subresources: { status: statusSubresource((obj: KubeObject) => validateAPIServiceStatus(obj.status as never)) },
   schema: { name: APISERVICE_SCHEMA, components: apiregistrationV1Components },
   tableColumns: apiServiceColumns,
   strategy: apiServiceStrategy,

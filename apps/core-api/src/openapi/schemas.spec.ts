@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '@kube/apiserver';
 import { describe, expect, it } from 'vitest';
 // The builders by path: @kube/apiserver re-exports them, but importing its index boots the whole server module graph.
 import { buildOpenApiV2, buildOpenApiV3, referencedNames } from '../../../../libs/apiserver/src/openapi';
+import { statusSubresource } from '../../../../libs/apiserver/src/subresources/status.subresource';
 import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './index';
 
 const CORE = 'io.k8s.api.core.v1.';
@@ -27,7 +28,7 @@ function coreResource(kind: string): ResourceDefinition {
     plural,
     singular: kind.toLowerCase(),
     namespaced: kind !== 'Namespace',
-    subresources: { status: ['Namespace', 'Service', 'Pod'].includes(kind) },
+    subresources: ['Namespace', 'Service', 'Pod'].includes(kind) ? { status: statusSubresource() } : undefined,
     schema: { name: `${CORE}${kind}`, components: coreV1Components },
   };
 }

@@ -4,7 +4,7 @@ import { cells, create, messages, meta, update } from './strategy.testing';
 
 describe('namespaces', () => {
   it('is cluster-scoped with a status subresource, the ns short name and label names', () => {
-    expect(namespacesResource).toMatchObject({ kind: 'Namespace', namespaced: false, shortNames: ['ns'], subresources: { status: true }, nameValidation: 'label' });
+    expect(namespacesResource).toMatchObject({ kind: 'Namespace', namespaced: false, shortNames: ['ns'], subresources: { status: expect.objectContaining({ discovered: true }), finalize: expect.objectContaining({ discovered: false }) }, nameValidation: 'label' });
   });
 
   it('starts Active with the kubernetes finalizer and the metadata.name label', () => {

@@ -1,6 +1,6 @@
 /** core/v1 Namespace (pkg/registry/core/namespace/strategy.go). */
 import { FieldError, validateFinalizerName as validateQualifiedFinalizer, type KubeObject } from '@kube/apimachinery';
-import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
+import { namespaceFinalizeSubresource, statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { child, ensureRecord, listOf } from './validation.helpers';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';
@@ -70,7 +70,7 @@ export const namespacesResource: ResourceDefinition = {
   shortNames: ['ns'],
   namespaced: false,
   nameValidation: 'label',
-  subresources: { status: true },
+  subresources: { status: statusSubresource(), finalize: namespaceFinalizeSubresource },
   strategy: namespaceStrategy,
   tableColumns: [
     {

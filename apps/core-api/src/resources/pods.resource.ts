@@ -4,7 +4,7 @@
  * pod field selectors and printPod.
  */
 import { FieldError, isDNS1123Subdomain, isValidLabelValue, validateLabels, type KubeObject } from '@kube/apimachinery';
-import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
+import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { PORT_PROTOCOLS } from './endpoints.resource';
 import { ageColumn, NONE, since } from './table.helpers';
 import {
@@ -654,7 +654,7 @@ export const podsResource: ResourceDefinition = {
   shortNames: ['po'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: statusSubresource() },
   strategy: podStrategy,
   tableColumns: [
     {

@@ -17,7 +17,7 @@ const stored = (spec: ServiceSpec): Service => {
 
 describe('services: resource', () => {
   it('is namespaced, in category all, with svc and a status subresource', () => {
-    expect(servicesResource).toMatchObject({ kind: 'Service', shortNames: ['svc'], categories: ['all'], subresources: { status: true }, namespaced: true });
+    expect(servicesResource).toMatchObject({ kind: 'Service', shortNames: ['svc'], categories: ['all'], subresources: { status: expect.objectContaining({ verbs: ['get', 'patch', 'update'], discovered: true }) }, namespaced: true });
   });
 });
 

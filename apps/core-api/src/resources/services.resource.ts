@@ -4,7 +4,7 @@
  * ValidateService / ValidateServiceUpdate and printService. IPs and node ports are allocated elsewhere.
  */
 import { FieldError, isDNS1035Label, validateLabels, type KubeObject } from '@kube/apimachinery';
-import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
+import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { PORT_PROTOCOLS } from './endpoints.resource';
 import { ageColumn, formatLabels, NONE } from './table.helpers';
 import {
@@ -695,7 +695,7 @@ export const servicesResource: ResourceDefinition = {
   shortNames: ['svc'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: statusSubresource() },
   strategy: serviceStrategy,
   tableColumns: [
     {

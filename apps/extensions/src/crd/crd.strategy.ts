@@ -4,7 +4,7 @@
  * /status are done by the generic REST handler.
  */
 import type { FieldError, KubeObject } from '@kube/apimachinery';
-import type { ResourceStrategy } from '@kube/apiserver';
+import { statusSubresource, type ResourceStrategy, type SubresourceStrategy } from '@kube/apiserver';
 import { isStoredVersion, storageVersion, type CustomResourceDefinition, type CustomResourceDefinitionSpec } from './crd.types';
 import { validateCustomResourceDefinition, validateCustomResourceDefinitionUpdate, validateCustomResourceDefinitionStatusUpdate } from './crd.validation';
 import { isRecord, list } from './plain-json.helpers';
@@ -53,12 +53,15 @@ export function prepareCustomResourceDefinitionForCreate(crd: CustomResourceDefi
 }
 
 /**
- * PrepareForUpdate: status stays as stored (the generic handler already copied it from the old object for a
- * resource with a status subresource, after graceful-deletion hooks ran), plus a newly chosen storage version.
+ * PrepareForUpdate: status stays as stored (the status subresource already kept it from the old object, before
+ * graceful-deletion hooks ran), plus a newly chosen storage version.
  */
 export function prepareCustomResourceDefinitionForUpdate(crd: CustomResourceDefinition): void {
   recordStorageVersion(crd);
 }
+
+/** The /status subresource: its writes are validated as kube's ValidateCustomResourceDefinitionStatusUpdate. */
+export const customResourceDefinitionStatus: SubresourceStrategy = statusSubresource((obj: KubeObject): FieldError[] => validateCustomResourceDefinitionStatusUpdate(obj as CustomResourceDefinition));
 
 export const customResourceDefinitionStrategy: ResourceStrategy = {
   default: (obj: KubeObject) => defaultCustomResourceDefinition(obj as CustomResourceDefinition),
@@ -67,7 +70,6 @@ export const customResourceDefinitionStrategy: ResourceStrategy = {
   validate: (obj: KubeObject): FieldError[] => validateCustomResourceDefinition(obj as CustomResourceDefinition),
   validateUpdate: (obj: KubeObject, old: KubeObject): FieldError[] =>
     validateCustomResourceDefinitionUpdate(obj as CustomResourceDefinition, old as CustomResourceDefinition),
-  validateStatusUpdate: (obj: KubeObject): FieldError[] => validateCustomResourceDefinitionStatusUpdate(obj as CustomResourceDefinition),
   // A CRD is only ever created by POST, and every update must name the resourceVersion it read.
   allowCreateOnUpdate: false,
   allowUnconditionalUpdate: false,

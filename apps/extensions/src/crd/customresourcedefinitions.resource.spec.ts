@@ -18,7 +18,7 @@ describe('customresourcedefinitions', () => {
       shortNames: ['crd', 'crds'],
       categories: ['api-extensions'],
       namespaced: false,
-      subresources: { status: true },
+      subresources: { status: expect.objectContaining({ verbs: ['get', 'patch', 'update'], discovered: true }) },
       nameValidation: 'subdomain',
     });
     expect(crds.schema?.name).toBe('io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition');

@@ -2,7 +2,7 @@
 import { AGE_COLUMN, type KubeObject } from '@kube/apimachinery';
 import type { ResourceDefinition, ResourceHooks, TableColumn } from '@kube/apiserver';
 import { apiextensionsV1Components, CUSTOM_RESOURCE_DEFINITION_SCHEMA } from '../openapi';
-import { customResourceDefinitionStrategy } from './crd.strategy';
+import { customResourceDefinitionStatus, customResourceDefinitionStrategy } from './crd.strategy';
 import {
   APIEXTENSIONS_GROUP,
   APIEXTENSIONS_VERSION,
@@ -59,7 +59,7 @@ export const customResourceDefinitionsResource: ResourceDefinition = {
   shortNames: ['crd', 'crds'],
   categories: ['api-extensions'],
   namespaced: false,
-  subresources: { status: true },
+  subresources: { status: customResourceDefinitionStatus },
   schema: { name: CUSTOM_RESOURCE_DEFINITION_SCHEMA, components: apiextensionsV1Components },
   tableColumns: [createdAtColumn],
   tableAge: false,

@@ -1,6 +1,6 @@
 import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
 import { CustomResourceSchema } from '@kube/apiextensions';
-import { metaV1Components, serviceStores, type ResourceDefinition, type TableColumn } from '@kube/apiserver';
+import { metaV1Components, scaleSubresource, serviceStores, statusSubresource, type ResourceDefinition, type Subresources, type TableColumn } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { webhookConverters } from '../conversion/webhook-converters';
 import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceColumnDefinition } from '../crd/crd.types';
@@ -69,11 +69,12 @@ function openApiSchema(crd: CustomResourceDefinition, v: CustomResourceDefinitio
   return { name, components: { ...metaV1Components, [name]: root, [listName]: list } };
 }
 
-function scaleOf(v: CustomResourceDefinitionVersion): ResourceDefinition['subresources'] {
+/** The status and scale subresources a CRD version declares. */
+function subresourcesOf(v: CustomResourceDefinitionVersion): Subresources {
   const scale = v.subresources?.scale;
   return {
-    status: v.subresources?.status !== undefined,
-    scale: scale ? { specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath } : undefined,
+    ...(v.subresources?.status !== undefined ? { status: statusSubresource() } : {}),
+    ...(scale ? { scale: scaleSubresource({ specReplicasPath: scale.specReplicasPath, statusReplicasPath: scale.statusReplicasPath, labelSelectorPath: scale.labelSelectorPath }) } : {}),
   };
 }
 
@@ -93,7 +94,6 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
     .map((v) => {
       const openAPIV3Schema = (v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as JSONSchemaProps;
       const pipeline = new CustomResourceSchema(openAPIV3Schema);
-      const hasStatus = v.subresources?.status !== undefined;
       const columns = (v.additionalPrinterColumns ?? []) as PrinterColumn[];
       const def: ResourceDefinition = {
         group: crd.spec.group,
@@ -105,7 +105,7 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
         shortNames: names.shortNames,
         categories: names.categories,
         namespaced: crd.spec.scope === 'Namespaced',
-        subresources: scaleOf(v),
+        subresources: subresourcesOf(v),
         schema: openApiSchema(crd, v, openAPIV3Schema),
         tableColumns: columns.length ? columns.map(printerColumn) : undefined,
         // Declared printer columns replace the defaults entirely (kube adds Age only when none are declared).
@@ -119,9 +119,6 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
           prune: (obj) => pipeline.prune(obj),
           default: (obj) => pipeline.default(obj),
           decorate: (obj) => withDefaults(obj, pipeline),
-          prepareForCreate: (obj) => {
-            if (hasStatus) delete obj.status;
-          },
           validate: (obj) => pipeline.validate(obj),
           validateUpdate: (obj, old) => pipeline.validate(obj, old),
           allowCreateOnUpdate: false,

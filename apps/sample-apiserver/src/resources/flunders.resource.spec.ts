@@ -18,7 +18,7 @@ const cells = (obj: KubeObject): Record<string, unknown> => Object.fromEntries((
 
 describe('flunders', () => {
   it('is namespaced with a status subresource under its own key prefix by default', () => {
-    expect(flundersResource).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder', plural: 'flunders', namespaced: true, subresources: { status: true } });
+    expect(flundersResource).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder', plural: 'flunders', namespaced: true, subresources: { status: expect.objectContaining({ verbs: ['get', 'patch', 'update'], discovered: true }) } });
   });
 
   it('accepts a Flunder without a reference', () => {

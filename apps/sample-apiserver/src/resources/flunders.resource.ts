@@ -1,6 +1,6 @@
 /** wardle.example.com/v1alpha1 Flunder: kube's sample-apiserver defaulting and validation, with printer columns. */
 import { FieldError, type KubeObject } from '@kube/apimachinery';
-import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
+import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { FLUNDER_SCHEMA, wardleV1alpha1Components } from '../openapi/wardle-v1alpha1.schemas';
 import { REFERENCE_TYPES, WARDLE_GROUP, WARDLE_VERSION, type Flunder, type ReferenceType } from '../wardle.types';
 
@@ -42,7 +42,7 @@ export const flundersResource: ResourceDefinition = {
   plural: 'flunders',
   singular: 'flunder',
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: statusSubresource() },
   schema: { name: FLUNDER_SCHEMA, components: wardleV1alpha1Components },
   strategy: flunderStrategy,
   tableColumns: [

@@ -1,6 +1,7 @@
 import type { JSONSchemaProps, SchemaComponents } from '@kube/apimachinery';
 import { describe, expect, it } from 'vitest';
 import type { ResourceDefinition } from '../resource.definition';
+import { statusSubresource } from '../subresources/status.subresource';
 import { META_SCHEMA_NAMES, referencedNames } from './openapi.components';
 import type { OperationV3 } from './openapi-document.types';
 import { buildOpenApiV3 } from './openapi-v3.builder';
@@ -32,7 +33,7 @@ const widgets: ResourceDefinition = {
   plural: 'widgets',
   singular: 'widget',
   namespaced: true,
-  subresources: { status: true },
+  subresources: { status: statusSubresource() },
   schema: { name: WIDGET, components: widgetComponents },
 };
 

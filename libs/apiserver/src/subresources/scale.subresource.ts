@@ -1,5 +1,12 @@
 import { Errors, FieldError, type KubeObject } from '@kube/apimachinery';
-import type { ScaleSubresource } from './resource.definition';
+import type { SubresourceStrategy } from './subresource.strategy';
+
+/** A /scale subresource mapped onto the object through simple JSON paths (".spec.replicas"), as CRDs declare it. */
+export interface ScaleSubresource {
+  specReplicasPath: string;
+  statusReplicasPath: string;
+  labelSelectorPath?: string;
+}
 
 /** autoscaling/v1 Scale, the view /scale gives of an object. */
 export interface Scale extends KubeObject {
@@ -61,3 +68,23 @@ export function applyScale(obj: KubeObject, scale: unknown, sub: ScaleSubresourc
 }
 
 const SCALE_GK = { group: 'autoscaling', kind: 'Scale' };
+
+/**
+ * kube's `/scale`: an autoscaling/v1 Scale view of the object. Writes change spec.replicas only and are
+ * validated as updates of the resource itself.
+ */
+export function scaleSubresource(paths: ScaleSubresource): SubresourceStrategy {
+  return {
+    verbs: ['get', 'patch', 'update'],
+    discovered: true,
+    view: {
+      kind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+      get: (obj) => toScale(obj, paths),
+      apply: (obj, scale) => applyScale(obj, scale, paths),
+      patchTypes: ['application/json-patch+json', 'application/merge-patch+json'],
+    },
+    // The view was applied onto a copy of the stored object already.
+    prepareForUpdate: (incoming) => incoming,
+    validateUpdate: (obj, old, ctx, resource) => resource?.validateUpdate?.(obj, old, ctx) ?? resource?.validate?.(obj, ctx) ?? [],
+  };
+}

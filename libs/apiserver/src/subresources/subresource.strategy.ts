@@ -1,0 +1,48 @@
+import type { FieldError, KubeObject } from '@kube/apimachinery';
+import type { RequestContext, ResourceStrategy, Verb } from '../resource.definition';
+
+/** The kind a subresource answers with, when it is not the resource's own (autoscaling/v1 Scale). */
+export interface SubresourceKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/**
+ * A subresource shown as another kind (kube's /scale): reads return the view of the object, writes change the
+ * view and are applied back onto the object.
+ */
+export interface SubresourceView {
+  kind: SubresourceKind;
+  /** The view of an object. */
+  get(obj: KubeObject): KubeObject;
+  /** Writes a changed view back onto `obj` (a copy of the stored object); a bad view throws 422. */
+  apply(obj: KubeObject, view: unknown): void;
+  /** Content types a PATCH of the view may use (kube: JSON and merge patch for /scale). */
+  patchTypes: readonly string[];
+}
+
+/**
+ * kube's per-subresource REST storage and strategy (status, scale, finalize; later token, approval, eviction):
+ * which verbs it serves, what a write through it may change of the stored object, how that write is validated,
+ * what the resource's own writes leave to it, and how discovery lists it.
+ */
+export interface SubresourceStrategy {
+  /** Verbs served on the subresource (kube's status and scale: get, patch, update). */
+  verbs: readonly Verb[];
+  /** Listed in discovery; a subresource kube serves but we do not advertise (namespaces/finalize) says false. */
+  discovered: boolean;
+  /** Set when the subresource is another kind's view of the object. */
+  view?: SubresourceView;
+  /** The object a write through this subresource stores: the stored object with only this subresource's part taken from `incoming`. */
+  prepareForUpdate(incoming: KubeObject, old: KubeObject): KubeObject;
+  /** Validation of a write through this subresource; `resource` is the resource's own strategy. */
+  validateUpdate?(obj: KubeObject, old: KubeObject, ctx: RequestContext, resource: ResourceStrategy | undefined): FieldError[];
+  /** What a create of the resource itself does with this subresource's part (status: dropped). */
+  prepareResourceForCreate?(obj: KubeObject): void;
+  /** What an update of the resource itself does with this subresource's part (status: kept as stored). */
+  prepareResourceForUpdate?(obj: KubeObject, old: KubeObject): void;
+}
+
+/** A resource's subresources by name (`pods/status` → `status`). */
+export type Subresources = Readonly<Record<string, SubresourceStrategy>>;
