@@ -21,7 +21,7 @@ describe('withImpersonation', () => {
   afterEach(() => server.close());
 
   it('lets system:masters act as another user, and removes the Impersonate-* headers', async () => {
-    server = await serveFilters([as(admin), withImpersonation]);
+    server = await serveFilters([as(admin), withImpersonation()]);
     const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'bob', 'Impersonate-Group': 'qa, ops', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes%2Fread': 'a,b' });
     const body = r.json<{ user: UserInfo; headers: Record<string, string> }>();
     expect(body.user).toEqual({ name: 'bob', uid: 'u-1', groups: ['qa', 'ops', 'system:authenticated'], extra: { 'scopes/read': ['a', 'b'] } });
@@ -29,13 +29,13 @@ describe('withImpersonation', () => {
   });
 
   it('gives an impersonated service account its service account groups', async () => {
-    server = await serveFilters([as(admin), withImpersonation]);
+    server = await serveFilters([as(admin), withImpersonation()]);
     const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'system:serviceaccount:kube-system:builder' });
     expect(r.json<{ user: UserInfo }>().user.groups).toEqual(['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated']);
   });
 
   it('answers 403 as kube words it to anyone else', async () => {
-    server = await serveFilters([as(alice), withImpersonation]);
+    server = await serveFilters([as(alice), withImpersonation()]);
     const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'bob' });
     expect(r.status).toBe(403);
     expect(r.json()).toMatchObject({
@@ -47,7 +47,7 @@ describe('withImpersonation', () => {
   });
 
   it('leaves requests without impersonation untouched', async () => {
-    server = await serveFilters([as(alice), withImpersonation]);
+    server = await serveFilters([as(alice), withImpersonation()]);
     expect((await server.request('GET', '/api/v1/pods')).json()).toMatchObject({ user: alice });
   });
 });
