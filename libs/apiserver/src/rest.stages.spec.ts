@@ -8,12 +8,7 @@ import type { SubresourceStrategy } from './subresources/subresource.strategy';
 /** A resource whose strategy and admission record the order they were called in. */
 function target(log: string[], overrides: Partial<ResourceDefinition> = {}, admission: AdmissionPlugin[] = []): WriteTarget {
   const def: ResourceDefinition = {
-    group: 'example.com',
-    version: 'v1',
-    kind: 'Widget',
-    plural: 'widgets',
-    singular: 'widget',
-    namespaced: true,
+    group: 'stages.example.com', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true,
     subresources: { status: statusSubresource((obj) => (log.push('validate status'), (obj.status as { ok?: boolean }).ok === false ? [FieldError.invalid('status.ok', false, 'must be true')] : [])) },
     strategy: {
       default: (obj) => (log.push('default'), ((obj.spec as Record<string, unknown>).size ??= 1)),

@@ -48,6 +48,22 @@ export type RequestHandler = (r: ApiRequest) => Promise<number>;
 export type Filter = (next: RequestHandler) => RequestHandler;
 
 /**
+ * `next`, then `done` with the status it answered (also when it threw): for filters that record a finished
+ * request (logging, metrics, audit). `done` is made once with the filter, not per request.
+ */
+export function whenAnswered(next: RequestHandler, done: (r: ApiRequest, code: number) => void): RequestHandler {
+  return async (r) => {
+    let code = 0;
+    try {
+      code = await next(r);
+      return code;
+    } finally {
+      done(r, code || r.res.statusCode);
+    }
+  };
+}
+
+/**
  * Answers a request with the Status of an error; a response that already started streaming is cut instead, so
  * the client sees a broken response rather than a wrong one.
  */

@@ -1,5 +1,5 @@
 import type { AuditLog } from '../logging/audit.log';
-import type { Filter } from './api-request';
+import { whenAnswered, type Filter } from './api-request';
 
 /**
  * kube's WithAudit: one audit event per finished request (who, what, answer, latency) when an audit log is
@@ -8,14 +8,9 @@ import type { Filter } from './api-request';
  */
 export function withAudit(audit: AuditLog | undefined): Filter {
   if (!audit?.enabled) return (next) => next;
-  return (next) => async (r) => {
-    let code = 0;
-    try {
-      code = await next(r);
-      return code;
-    } finally {
+  return (next) =>
+    whenAnswered(next, (r, code) => {
       const method = r.req.method ?? '';
-      audit.write({ requestId: r.requestId, user: r.user?.name ?? '', groups: r.user?.groups ?? [], verb: method, method, uri: r.req.url ?? '/', code: code || r.res.statusCode, latencyMs: Number((process.hrtime.bigint() - r.started) / 1_000_000n), sourceIP: r.req.socket.remoteAddress ?? '' });
-    }
-  };
+      audit.write({ requestId: r.requestId, user: r.user?.name ?? '', groups: r.user?.groups ?? [], verb: method, method, uri: r.req.url ?? '/', code, latencyMs: Number((process.hrtime.bigint() - r.started) / 1_000_000n), sourceIP: r.req.socket.remoteAddress ?? '' });
+    });
 }

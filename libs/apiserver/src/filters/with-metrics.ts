@@ -1,5 +1,5 @@
 import { requestDuration, requestTotal } from '../apiserver.metrics';
-import type { ApiRequest, Filter } from './api-request';
+import { whenAnswered, type ApiRequest, type Filter } from './api-request';
 
 const METRIC_VERBS: Record<string, string> = { get: 'GET', list: 'LIST', watch: 'WATCH', create: 'POST', update: 'PUT', patch: 'PATCH', delete: 'DELETE', deletecollection: 'DELETE' };
 
@@ -8,15 +8,7 @@ const METRIC_VERBS: Record<string, string> = { get: 'GET', list: 'LIST', watch: 
  * this server answered itself: health and other plain paths are not counted, nor requests it proxied (their
  * backend counts them).
  */
-export const withMetrics: Filter = (next) => async (r) => {
-  let code = 0;
-  try {
-    code = await next(r);
-    return code;
-  } finally {
-    record(r, code || r.res.statusCode);
-  }
-};
+export const withMetrics: Filter = (next) => whenAnswered(next, record);
 
 function record(r: ApiRequest, code: number): void {
   const info = r.info;
