@@ -1,16 +1,16 @@
 import { Errors, StatusError } from '@kube/apimachinery';
 import { alwaysAllowAuthorizer, type AuthorizationAttributes, type Authorizer } from '../authorization/authorizer';
 import type { UserInfo } from '../resource.definition';
-import { respondWithError, type ApiRequest, type Filter } from './api-request';
+import type { RequestInfo } from '../request-info';
+import { respondWithError, type Filter } from './api-request';
 
-/** kube's GetAuthorizerAttributes: what the request asks to do, from its request info and user. */
-export function authorizationAttributes(r: ApiRequest, user: UserInfo): AuthorizationAttributes {
-  const info = r.info;
+/** kube's GetAuthorizerAttributes: what the request asks to do, from its user and request info. */
+export function authorizationAttributes(user: UserInfo, info: RequestInfo): AuthorizationAttributes {
   return {
     user,
     verb: info.verb,
     resourceRequest: info.isResourceRequest,
-    path: r.path,
+    path: info.path,
     apiGroup: info.group,
     apiVersion: info.version,
     resource: info.resource,
@@ -51,7 +51,7 @@ export function withAuthorization(authorizer: Authorizer = alwaysAllowAuthorizer
   return (next) => async (r) => {
     const user = r.user;
     if (!user) return respondWithError(r.res, Errors.unauthorized());
-    const attributes = authorizationAttributes(r, user);
+    const attributes = authorizationAttributes(user, r.info);
     let result;
     try {
       result = await authorizer.authorize(attributes);
