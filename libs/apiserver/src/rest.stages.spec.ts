@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FieldError, isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { AdmissionPlugin, RequestContext, ResourceDefinition } from './resource.definition';
+import { ResourceFieldManagers } from './field.managers';
 import { runWriteStages, WRITE_STAGES, type Write, type WriteTarget } from './rest.stages';
 import { statusSubresource } from './subresources/status.subresource';
 import type { SubresourceStrategy } from './subresources/subresource.strategy';
@@ -24,6 +25,7 @@ function target(log: string[], overrides: Partial<ResourceDefinition> = {}, admi
     gk: { group: def.group, kind: def.kind },
     admission,
     subresources: new Map<string, SubresourceStrategy>(Object.entries(def.subresources ?? {})),
+    fields: new ResourceFieldManagers(def),
     forStorage: async (obj) => (log.push('forStorage'), { ...obj, apiVersion: 'example.com/v1beta1' }),
   };
 }
@@ -31,7 +33,7 @@ function target(log: string[], overrides: Partial<ResourceDefinition> = {}, admi
 const ctx = (): RequestContext => ({ user: { name: 'u', groups: [] }, namespace: 'ns', dryRun: false, warnings: [] });
 
 function write(obj: KubeObject, more: Partial<Write> = {}): Write {
-  return { operation: 'CREATE', ctx: ctx(), opts: { dryRun: false, fieldValidation: 'Warn' }, namespace: 'ns', subresource: '', sub: undefined, obj, old: undefined, startDeletion: false, undo: undefined, ...more };
+  return { operation: 'CREATE', ctx: ctx(), opts: { dryRun: false, fieldValidation: 'Warn' }, namespace: 'ns', subresource: '', sub: undefined, obj, old: undefined, startDeletion: false, applied: false, undo: undefined, ...more };
 }
 
 const recorder = (log: string[]): AdmissionPlugin => ({
@@ -41,8 +43,8 @@ const recorder = (log: string[]): AdmissionPlugin => ({
 });
 
 describe('the write stages', () => {
-  it('are kube\'s order: default, mutating admission, prepare, validate, validating admission, storage', () => {
-    expect(WRITE_STAGES.map((s) => s.name)).toEqual(['default', 'mutating-admission', 'prepare', 'validate', 'validating-admission', 'storage']);
+  it('are kube\'s order: default, subresource scope, field manager, mutating admission, prepare, validate, validating admission, storage', () => {
+    expect(WRITE_STAGES.map((s) => s.name)).toEqual(['default', 'subresource-scope', 'field-manager', 'mutating-admission', 'prepare', 'validate', 'validating-admission', 'storage']);
   });
 
   it('run a create in that order and leave the object to store', async () => {
@@ -53,6 +55,8 @@ describe('the write stages', () => {
     expect(w.obj).toMatchObject({ apiVersion: 'example.com/v1beta1', metadata: { namespace: 'ns', generation: 1 }, spec: { size: 1 } });
     expect(w.obj.metadata.name).toMatch(/^w-[a-z0-9]{5}$/);
     expect(w.obj.metadata.uid).toBeDefined();
+    // The field-manager stage recorded who set which fields.
+    expect(w.obj.metadata.managedFields).toEqual([expect.objectContaining({ operation: 'Update', fieldsType: 'FieldsV1' })]);
     // The status subresource owns status: a create never sets it.
     expect(w.obj).not.toHaveProperty('status');
     await w.undo?.();
@@ -75,7 +79,8 @@ describe('the write stages', () => {
     const t = target(log, {}, [recorder(log)]);
     const w = write({ ...structuredClone(old), spec: { size: 5 }, status: { ok: true, seen: 1 } }, { operation: 'UPDATE', old, subresource: 'status', sub: t.subresources.get('status') });
     await runWriteStages(w, t);
-    expect(log).toEqual(['admit UPDATE/status size=5', 'validate status', 'validating admission UPDATE', 'forStorage']);
+    // Admission already sees the write as /status scopes it: the spec the client sent is not part of it.
+    expect(log).toEqual(['admit UPDATE/status size=2', 'validate status', 'validating admission UPDATE', 'forStorage']);
     expect(w.obj).toMatchObject({ spec: { size: 2 }, status: { ok: true, seen: 1 }, metadata: { generation: 3 } });
     expect(w.obj.metadata).not.toHaveProperty('resourceVersion');
     const bad = write({ ...structuredClone(old), status: { ok: false } }, { operation: 'UPDATE', old, subresource: 'status', sub: t.subresources.get('status') });
@@ -96,9 +101,9 @@ describe('the write stages', () => {
   it('take a stage list that a later feature extends', async () => {
     const log: string[] = [];
     const at = WRITE_STAGES.findIndex((s) => s.name === 'mutating-admission') + 1;
-    const stages = [...WRITE_STAGES.slice(0, at), { name: 'field-manager', run: () => void log.push('field-manager') }, ...WRITE_STAGES.slice(at)];
+    const stages = [...WRITE_STAGES.slice(0, at), { name: 'webhook', run: () => void log.push('webhook') }, ...WRITE_STAGES.slice(at)];
     await runWriteStages(write({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} }), target(log, {}, [recorder(log)]), stages);
-    expect(log.slice(0, 4)).toEqual(['default', 'admit CREATE size=1', 'field-manager', 'prepareForCreate']);
+    expect(log.slice(0, 4)).toEqual(['default', 'admit CREATE size=1', 'webhook', 'prepareForCreate']);
   });
 
   it('skip the resource\'s side effects on a dry run', async () => {
