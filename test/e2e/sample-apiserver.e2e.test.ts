@@ -15,7 +15,7 @@ import { until } from '../support/until';
 const pem = (path: string): string => readFileSync(path, 'utf8');
 
 /** The sample-apiserver in this process: its own serving certificate, registered through the stack's aggregator. */
-function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext & { port: number }> {
+function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext> {
   return bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegistrationRegistry } from '@kube/registration';
+import type { INestMicroservice } from '@nestjs/common';
+import { RegistrationRegistry, startRegistrationApp } from '@kube/registration';
 import { startNats, type NatsProcess } from '@kube/testing';
 import { startAggregatorReplica, startStack, type StackHarness } from '../support/core-api.harness';
 
@@ -28,16 +29,18 @@ describe('registration over NATS', () => {
   let nats: NatsProcess;
   let stack: StackHarness;
   let registry: RegistrationRegistry;
+  let registryApp: INestMicroservice;
 
   beforeAll(async () => {
     nats = await startNats();
     stack = await startStack({ natsUrl: nats.url });
-    registry = new RegistrationRegistry({ natsUrl: nats.url, name: 'test' });
+    registryApp = await startRegistrationApp({ natsUrl: nats.url, name: 'test', registry: true });
+    registry = registryApp.get(RegistrationRegistry);
     await registry.start();
   });
 
   afterAll(async () => {
-    await registry?.close();
+    await registryApp?.close();
     await stack?.stop();
     await nats?.stop();
   });
@@ -72,12 +75,13 @@ describe('registration over NATS', () => {
     expect(registry.current().has('v1.nats.example.com')).toBe(true);
 
     // A registry that starts later learns the whole set at once (resync), as after an aggregator restart.
-    const late = new RegistrationRegistry({ natsUrl: nats.url, name: 'late' });
+    const lateApp = await startRegistrationApp({ natsUrl: nats.url, name: 'late', registry: true });
+    const late = lateApp.get(RegistrationRegistry);
     await late.start();
     try {
       expect(await until(() => late.current().get('v1.nats.example.com')?.source === 'crd' && late.current().has('v1.'))).toBe(true);
     } finally {
-      await late.close();
+      await lateApp.close();
     }
     await stack.request('DELETE', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gadgets.nats.example.com');
     expect(await until(() => !registry.current().has('v1.nats.example.com'))).toBe(true);

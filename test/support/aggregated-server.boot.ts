@@ -2,7 +2,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { createServerApp } from '@kube/registration';
 import { issueServingCertificate, type AggregatedServerOptions, type RegistrationTarget, type ServerConfig } from '@kube/apiserver';
 import { freePort } from '@kube/testing';
 import type { StackHarness } from './core-api.harness';
@@ -23,7 +23,7 @@ export function adminTarget(stack: StackHarness): RegistrationTarget {
 }
 
 /** Its own serving certificate from the stack's CA, front-proxy trust, and self-registration with the stack. */
-export async function bootAggregatedServer(stack: StackHarness, boot: AggregatedServerBoot): Promise<INestApplicationContext & { port: number }> {
+export async function bootAggregatedServer(stack: StackHarness, boot: AggregatedServerBoot): Promise<INestApplicationContext> {
   const { pki } = stack;
   const serving = await issueServingCertificate(pki.caCert, pki.caKey, { serviceDnsName: boot.serviceDnsName, addresses: ['127.0.0.1'] });
   const port = await freePort();
@@ -41,7 +41,6 @@ export async function bootAggregatedServer(stack: StackHarness, boot: Aggregated
     },
   };
   const admin = adminTarget(stack);
-  const app = await NestFactory.createApplicationContext(boot.module({ config, registration: { target: admin, caBundlePem: serving.caPem }, admin }), { logger: ['error', 'warn'] });
-  await app.init();
-  return Object.assign(app, { port });
+  const app = await createServerApp(boot.module({ config, registration: { target: admin, caBundlePem: serving.caPem }, admin }), { logger: ['error', 'warn'] });
+  return app;
 }

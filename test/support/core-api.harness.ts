@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { NestFactory } from '@nestjs/core';
+import { createServerApp } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ApiServerLifecycle, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
@@ -102,11 +102,10 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
 }
 
 async function bootCoreApi(config: ServerConfig): Promise<INestApplicationContext> {
-  const app = await NestFactory.createApplicationContext(
+  const app = await createServerApp(
     CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true }),
     { logger: ['error', 'warn'] },
   );
-  await app.init();
   return app;
 }
 
@@ -129,11 +128,10 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
   const extra = { requestLog: opts.requestLog };
   const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats));
   const corePort = core.get(ApiServerLifecycle).port;
-  const extensions = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats)), { logger: ['error', 'warn'] });
-  await extensions.init();
+  const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats)), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
-  const aggregator = await NestFactory.createApplicationContext(
+  const aggregator = await createServerApp(
     AggregatorModule.forRoot({
       server: serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats),
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
@@ -145,7 +143,6 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
     }),
     { logger: ['error', 'warn'] },
   );
-  await aggregator.init();
   const port = aggregator.get(FrontDoorLifecycle).port;
   const front = await adminAccess(pki, dir, port);
   const apps = [aggregator, extensions, core];
@@ -184,7 +181,7 @@ async function untilReady(request: CoreApiHarness['request'], timeoutMs = 30_000
 /** One more aggregator replica on an existing stack's etcd, PKI and backends (and NATS, when given). */
 export async function startAggregatorReplica(stack: StackHarness, natsUrl?: string): Promise<{ kubeconfig: string; request: CoreApiHarness['request']; stop(): Promise<void> }> {
   const ca = readFileSync(stack.pki.caCert, 'utf8');
-  const app = await NestFactory.createApplicationContext(
+  const app = await createServerApp(
     AggregatorModule.forRoot({
       server: serverConfig(stack.pki, stack.etcd, await freePort(), 'aggregator', {}, natsUrl),
       proxyClient: { certPem: readFileSync(stack.pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(stack.pki.frontProxyClientKey, 'utf8') },
@@ -195,7 +192,6 @@ export async function startAggregatorReplica(stack: StackHarness, natsUrl?: stri
     }),
     { logger: ['error', 'warn'] },
   );
-  await app.init();
   const access = await adminAccess(stack.pki, tempDir('replica'), app.get(FrontDoorLifecycle).port);
   return { ...access, stop: () => app.close() };
 }

@@ -3,6 +3,7 @@ import { GenericApiServer, HealthChecks, informerProviders } from '@kube/apiserv
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
+import { RegistrationModule } from '@kube/registration';
 import { apiServicesResource } from './apiservice/apiservices.resource';
 import type { AggregatorConfig } from './aggregator.config';
 import { AGGREGATOR_CONFIG, AUTHORIZATION } from './aggregator.tokens';
@@ -64,6 +65,7 @@ export class AggregatorModule {
     const s = config.server.server;
     return {
       module: AggregatorModule,
+      imports: [RegistrationModule.forRoot({ natsUrl: config.server.natsUrl, name: 'aggregator', registry: true })],
       providers: [
         { provide: AGGREGATOR_CONFIG, useValue: config },
         { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints, tls: config.server.etcdTls }) },

@@ -1,12 +1,11 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { appLogger, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
 async function main(): Promise<void> {
   installLastResortHandlers('core-api');
   const [base, last] = (process.env.KUBE_SERVICE_NODE_PORT_RANGE ?? '30000-32767').split('-').map(Number);
-  const app = await NestFactory.createApplicationContext(
+  const app = await createServerApp(
     CoreApiModule.forRoot({
       config: serverConfigFromEnv('core-api', 6443),
       serviceClusterIPRange: process.env.KUBE_SERVICE_CLUSTER_IP_RANGE ?? '10.96.0.0/12',

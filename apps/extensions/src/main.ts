@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { appLogger, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { ExtensionsModule } from './extensions.module';
 
 async function main(): Promise<void> {
   installLastResortHandlers('extensions');
-  const app = await NestFactory.createApplicationContext(ExtensionsModule.forRoot(serverConfigFromEnv('extensions', 6444)), { logger: appLogger('extensions') });
+  const app = await createServerApp(ExtensionsModule.forRoot(serverConfigFromEnv('extensions', 6444)), { logger: appLogger('extensions') });
   app.enableShutdownHooks();
 }
 

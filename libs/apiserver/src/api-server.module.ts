@@ -1,6 +1,7 @@
-import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type FactoryProvider, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { Inject, Injectable, Logger, Module, Optional, type BeforeApplicationShutdown, type DynamicModule, type FactoryProvider, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
 import { SharedInformerFactory } from '@kube/client';
 import { Storage } from '@kube/storage';
+import { RegistrationAnnouncers, RegistrationModule } from '@kube/registration';
 import { GenericApiServer } from './api-server';
 import type { Authorizer } from './authorization/authorizer';
 import { AUTHORIZER } from './authorization/authorizer.token';
@@ -50,8 +51,9 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(GenericApiServer) private readonly server: GenericApiServer,
     @Inject(Storage) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) config: ServerConfig,
+    @Optional() @Inject(RegistrationAnnouncers) announcers?: RegistrationAnnouncers,
   ) {
-    this.announcer = new ServedGroupVersionsAnnouncer(server, config);
+    this.announcer = new ServedGroupVersionsAnnouncer(server, config, announcers);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -83,6 +85,7 @@ export class ApiServerModule {
     return {
       module: ApiServerModule,
       global: true,
+      imports: [RegistrationModule.forRoot({ natsUrl: options.config.natsUrl, name: options.config.server.component, announce: true })],
       providers: [
         { provide: SERVER_CONFIG, useValue: options.config },
         { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints, tls: options.config.etcdTls }) },

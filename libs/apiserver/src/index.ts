@@ -10,6 +10,8 @@ export { nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
 export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, API_SERVER_RESOURCES, ADMISSION_PLUGINS, type ApiServerModuleOptions, type ListOption, type ListProvider } from './api-server.module';
 export { informerProviders, InformerFactoryLifecycle } from './informers.providers';
+/** Every server process boots through it (a Nest microservice carrying the NATS registration messages). */
+export { createServerApp } from '@kube/registration';
 export * from './openapi';
 export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';
 export { writeStatus } from './response.writer';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { encodeCaBundle, RegistrationAnnouncer } from '@kube/registration';
+import { encodeCaBundle, type RegistrationAnnouncer, type RegistrationAnnouncers } from '@kube/registration';
 import type { GenericApiServer } from './api-server';
 import type { ServerConfig } from './server.config';
 
@@ -17,18 +17,21 @@ export class ServedGroupVersionsAnnouncer {
   constructor(
     private readonly server: GenericApiServer,
     private readonly config: ServerConfig,
+    /** From RegistrationModule; absent without NATS. */
+    private readonly announcers?: RegistrationAnnouncers,
   ) {
     this.atStart = new Set(server.resources.map((d) => `${d.group}/${d.version}`));
   }
 
   async start(port: number): Promise<void> {
     const natsUrl = this.config.natsUrl;
-    if (!natsUrl) return;
+    const announcers = this.announcers;
+    if (!natsUrl || !announcers) return;
     const s = this.config.server;
     const host = s.advertiseAddress?.split(':')[0] ?? (s.bindAddress === '0.0.0.0' ? '127.0.0.1' : s.bindAddress);
-    const common = { natsUrl, service: s.component, endpoint: `https://${host}:${port}`, caBundle: encodeCaBundle(this.config.servingCAPem ?? '') };
-    this.builtIn = new RegistrationAnnouncer({ ...common, source: 'onstart' });
-    this.dynamic = new RegistrationAnnouncer({ ...common, source: 'crd', instance: `${this.builtIn.instance}-crd` });
+    const common = { service: s.component, endpoint: `https://${host}:${port}`, caBundle: encodeCaBundle(this.config.servingCAPem ?? '') };
+    this.builtIn = announcers.create({ ...common, source: 'onstart' });
+    this.dynamic = announcers.create({ ...common, source: 'crd', instance: `${this.builtIn.instance}-crd` });
     await Promise.all([this.builtIn.start(), this.dynamic.start()]);
     this.announce();
     this.server.onResourcesChanged = () => this.announce();

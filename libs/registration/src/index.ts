@@ -40,4 +40,16 @@ export {
   type RegistrationAnnouncerOptions,
 } from './registration.announcer';
 export { type RegistrationChangeListener, RegistrationRegistry, type RegistrationRegistryOptions } from './registration.registry';
+export { RegistrationAnnouncers } from './registration.announcers';
+export {
+  NoRegistrationTransport,
+  RegistrationBus,
+  RegistrationClient,
+  RegistrationDeserializer,
+  RegistrationSerializer,
+  RegistrationServer,
+  type RegistrationTransportOptions,
+} from './registration.transport';
+export { REGISTRATION_TRANSPORT, RegistrationModule, type RegistrationModuleOptions } from './registration.module';
+export { createServerApp, startRegistrationApp } from './registration.app';
 export { type MessageDirection, registrationMessages, registrationMessagesDropped } from './registration.metrics';

@@ -5,10 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Msg, NatsConnection, NatsError } from 'nats';
 import { priorityFor } from './group-priority.table';
-import { countMessage, registrationMessagesDropped } from './registration.metrics';
-import { decodeMessage, encodeMessage, validateAnnouncement, validateResyncRequest, validateWithdrawal } from './registration.schema';
+import { encodeMessage, validateAnnouncement } from './registration.schema';
 import { RegistrationSubjects } from './registration.subjects';
 import {
   type AnnouncedGroupVersion,
@@ -20,15 +18,14 @@ import {
   type RegistrationSource,
   type Withdrawal,
 } from './registration.types';
-import { connectForever, followStatus } from './nats.connection';
 import { groupVersionKey } from './live-instance.table';
+import type { RegistrationBus } from './registration.transport';
 
 /** One UUID per process: every announcer in this process shares it unless told otherwise. */
 export const PROCESS_INSTANCE_ID: string = randomUUID();
 export const DEFAULT_TTL_SECONDS = 15;
 
 export interface RegistrationAnnouncerOptions {
-  readonly natsUrl: string | readonly string[];
   /** Service name, a DNS-1123 label such as "core-api". */
   readonly service: string;
   /** https://host:port the aggregator should proxy to. */
@@ -41,7 +38,6 @@ export interface RegistrationAnnouncerOptions {
   readonly instance?: string;
   /** Default 15; heartbeats go out every ttlSeconds/3. */
   readonly ttlSeconds?: number;
-  readonly reconnectTimeWaitMs?: number;
   readonly logger?: RegistrationLogger;
 }
 
@@ -63,13 +59,17 @@ export class RegistrationAnnouncer {
   private groupVersions: readonly AnnouncedGroupVersion[] = [];
   /** Whether receivers may know about us: then an empty set is published as a withdrawal. */
   private announcedOnce = false;
-  private nc: NatsConnection | undefined;
-  private connected = false;
+  private started = false;
   private closing = false;
+  private unfollow?: () => void;
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly logger: RegistrationLogger;
 
-  constructor(private readonly opts: RegistrationAnnouncerOptions) {
+  /** Emits over `bus`; RegistrationAnnouncers.create() builds announcers and routes resync requests to them. */
+  constructor(
+    private readonly bus: RegistrationBus,
+    private readonly opts: RegistrationAnnouncerOptions,
+  ) {
     this.service = opts.service;
     this.instance = opts.instance ?? PROCESS_INSTANCE_ID;
     this.source = opts.source ?? 'onstart';
@@ -84,21 +84,27 @@ export class RegistrationAnnouncer {
   }
 
   /**
-   * Connects (waiting for nats-server if it is not up yet), subscribes to resync and publishes the current set.
-   * Resolves once connected; reconnects forever afterwards.
+   * Connects (waiting for nats-server if it is not up yet) and publishes the current set. Resolves once
+   * connected; the bus reconnects forever afterwards, and every reconnect re-announces.
    */
   async start(): Promise<void> {
-    if (this.nc || this.closing) return;
-    const nc = await connectForever({ servers: this.opts.natsUrl, name: `${this.service}/${this.instance}/${this.source}`, reconnectTimeWaitMs: this.opts.reconnectTimeWaitMs });
-    if (this.closing) return nc.close();
-    this.nc = nc;
-    this.connected = true;
-    nc.subscribe(RegistrationSubjects.resync, { callback: (err, msg) => this.onResync(err, msg) });
-    followStatus(nc, { onDisconnect: () => this.onDisconnect(), onReconnect: () => this.onReconnect() });
+    if (this.started || this.closing) return;
+    this.started = true;
+    await this.bus.connect();
+    if (this.closing) return;
+    // Our client back: what was published while away may be lost. Our subscriptions back: a resync may have been missed.
+    this.unfollow = this.bus.onConnectionChange((state) => {
+      if (!state.client) this.logger.warn('disconnected from NATS; reconnecting');
+      else this.publishState();
+    });
     this.heartbeat = setInterval(() => this.publishHeartbeat(), (this.ttlSeconds * 1000) / 3);
     this.heartbeat.unref(); // registration alone must not keep a process alive
-    await nc.flush(); // the resync subscription is live before anyone can miss us
     this.publishState();
+  }
+
+  /** Answers a registry's resync request (RegistrationAnnouncers calls it for every announcer of the process). */
+  answerResync(): void {
+    if (this.started && !this.closing) this.publishState();
   }
 
   /** Replaces the announced set and publishes it at once (an empty set withdraws everything). */
@@ -113,22 +119,27 @@ export class RegistrationAnnouncer {
   withdraw(groupVersions?: readonly RegistrationGroupVersionRef[]): void {
     this.groupVersions = groupVersions === undefined ? [] : this.groupVersions.filter((gv) => !groupVersions.some((g) => sameGroupVersion(g, gv)));
     if (!this.announcedOnce) return;
-    const sent = this.publish(RegistrationSubjects.withdraw, encodeMessage(this.withdrawal(groupVersions), validateWithdrawal));
+    const sent = this.publish(RegistrationSubjects.withdraw, this.withdrawal(groupVersions));
     // if it was not sent, the state published on reconnect carries the withdrawal
     if (sent && this.groupVersions.length === 0) this.announcedOnce = false;
   }
 
-  /** Withdraws everything, then drains the connection (flushes what is queued and closes). */
+  /**
+   * Withdraws everything and waits until the withdrawal is handed to NATS. When NATS is unreachable, the
+   * registry's heartbeat expiry does the withdrawing.
+   */
   async close(): Promise<void> {
     if (this.closing) return;
     clearInterval(this.heartbeat);
-    if (this.nc && this.connected && this.announcedOnce) this.withdraw();
+    this.unfollow?.();
+    if (this.bus.canEmit && this.announcedOnce) this.withdraw();
     this.closing = true;
-    const nc = this.nc;
-    if (!nc) return;
-    // drain needs the server; when it is gone, the registry's heartbeat expiry does the withdrawing
-    await (this.connected ? nc.drain() : nc.close()).catch((err: unknown) => this.logger.warn(`closing NATS connection: ${String(err)}`));
+    this.onClose?.();
+    await this.bus.flushed();
   }
+
+  /** Set by RegistrationAnnouncers: stop routing resync requests here. */
+  onClose?: () => void;
 
   private withPriority(gv: GroupVersionToAnnounce): AnnouncedGroupVersion {
     const known = priorityFor(gv.group, gv.version, this.source);
@@ -162,7 +173,7 @@ export class RegistrationAnnouncer {
   /** Publishes the whole current state: the set, or a withdrawal of everything once the set became empty. */
   private publishState(): void {
     if (this.groupVersions.length > 0) {
-      this.announcedOnce = this.publish(RegistrationSubjects.announce, encodeMessage(this.announcement(this.groupVersions), validateAnnouncement)) || this.announcedOnce;
+      this.announcedOnce = this.publish(RegistrationSubjects.announce, this.announcement(this.groupVersions)) || this.announcedOnce;
     } else if (this.announcedOnce) {
       this.withdraw();
     }
@@ -172,43 +183,9 @@ export class RegistrationAnnouncer {
     if (this.groupVersions.length > 0) this.publishState();
   }
 
-  private onResync(err: NatsError | null, msg: Msg): void {
-    if (err) return this.logger.warn(`resync subscription: ${err.message}`);
-    countMessage(RegistrationSubjects.resync, 'in');
-    const result = decodeMessage(msg.data, validateResyncRequest);
-    if (result.kind !== 'valid') {
-      registrationMessagesDropped.inc({ subject: RegistrationSubjects.resync, reason: result.kind });
-      if (result.kind === 'invalid') this.logger.warn(`dropped invalid resync request: ${result.reason}`);
-      return;
-    }
-    this.publishState();
-  }
-
-  private onDisconnect(): void {
-    this.connected = false;
-    this.logger.warn('disconnected from NATS; reconnecting');
-  }
-
-  /** Whatever was published while we were away may be lost: re-announce. */
-  private onReconnect(): void {
-    this.connected = true;
-    this.logger.log('reconnected to NATS; re-announcing');
-    this.publishState();
-  }
-
-  /**
-   * Publishes only while connected: what was missed is repaired by the state published on reconnect, so there is
-   * no point filling the client's reconnect buffer with stale heartbeats. Returns whether it was sent.
-   */
-  private publish(subject: string, data: Uint8Array): boolean {
-    if (!this.nc || !this.connected || this.closing) return false;
-    try {
-      this.nc.publish(subject, data);
-      countMessage(subject, 'out');
-      return true;
-    } catch (err) {
-      this.logger.warn(`publishing ${subject}: ${String(err)}`);
-      return false;
-    }
+  /** Emits only while connected (see RegistrationBus.emit); returns whether it was sent. */
+  private publish(subject: typeof RegistrationSubjects.announce | typeof RegistrationSubjects.withdraw, message: Announcement | Withdrawal): boolean {
+    if (!this.started || this.closing) return false;
+    return this.bus.emit(subject, message);
   }
 }

@@ -3,7 +3,9 @@ import { startNats, type NatsProcess } from '@kube/testing';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RegistrationSnapshot } from './live-instance.table';
-import { RegistrationAnnouncer, type RegistrationAnnouncerOptions } from './registration.announcer';
+import type { RegistrationAnnouncer, RegistrationAnnouncerOptions } from './registration.announcer';
+import { RegistrationAnnouncers } from './registration.announcers';
+import { startRegistrationApp } from './registration.app';
 import { registrationMessagesDropped } from './registration.metrics';
 import { RegistrationRegistry } from './registration.registry';
 import { RegistrationSubjects } from './registration.subjects';
@@ -50,16 +52,21 @@ describe('registration over NATS', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** Each announcer and registry is an app of its own, as in separate processes. */
   async function announcer(opts: Partial<RegistrationAnnouncerOptions> & { endpoint: string }): Promise<RegistrationAnnouncer> {
-    const a = new RegistrationAnnouncer({ natsUrl: nats.url, service: 'core-api', caBundle, reconnectTimeWaitMs: 100, logger: new CapturingLogger(), instance: opts.endpoint.replace(/\W/g, '-'), ...opts });
+    const instance = opts.endpoint.replace(/\W/g, '-');
+    const app = await startRegistrationApp({ natsUrl: nats.url, name: instance, reconnectTimeWaitMs: 100, announce: true });
+    cleanups.push(() => app.close());
+    const a = app.get(RegistrationAnnouncers).create({ service: 'core-api', caBundle, logger: new CapturingLogger(), instance, ...opts });
     cleanups.push(() => a.close());
     await a.start();
     return a;
   }
 
   async function registry(logger: RegistrationLogger = new CapturingLogger()): Promise<RegistrationRegistry> {
-    const r = new RegistrationRegistry({ natsUrl: nats.url, reconnectTimeWaitMs: 100, logger });
-    cleanups.push(() => r.close());
+    const app = await startRegistrationApp({ natsUrl: nats.url, name: 'registry', reconnectTimeWaitMs: 100, registry: { logger } });
+    cleanups.push(() => app.close());
+    const r = app.get(RegistrationRegistry);
     await r.start();
     return r;
   }
@@ -170,6 +177,31 @@ describe('registration over NATS', () => {
 
     await eventually(() => expect([...r.current().keys()]).toEqual(['v1.', 'v1.apps']), 5000);
     expect(endpointsOf(r.current(), 'v1.')).toEqual(['https://127.0.0.1:7051']);
+  });
+
+  it('puts the contract JSON on the wire as it is: no Nest envelope, no headers, answered by any NATS client', async () => {
+    const nc = await rawConnection();
+    const seen: Array<{ subject: string; json: Record<string, unknown>; headers: boolean }> = [];
+    for (const subject of [RegistrationSubjects.announce, RegistrationSubjects.resync]) {
+      nc.subscribe(subject, { callback: (_err, msg) => seen.push({ subject: msg.subject, json: JSON.parse(Buffer.from(msg.data).toString('utf8')), headers: !!msg.headers }) });
+    }
+    await nc.flush();
+    const a = await announcer({ endpoint: 'https://127.0.0.1:7061', ttlSeconds: 60 });
+    a.announce([CORE]);
+    await eventually(() => expect(seen.filter((m) => m.subject === RegistrationSubjects.announce).length).toBeGreaterThan(0));
+    const count = seen.length;
+    // A resync from a plain NATS client is answered at once (the heartbeat is 20 s away).
+    nc.publish(RegistrationSubjects.resync, Buffer.from(JSON.stringify({ apiVersion: REGISTRATION_API_VERSION, requester: 'raw', sentAt: new Date().toISOString() })));
+    await eventually(() => expect(seen.slice(count + 1).some((m) => m.subject === RegistrationSubjects.announce)).toBe(true));
+    await registry(); // its resync request, as sent
+    await eventually(() => expect(seen.filter((m) => m.subject === RegistrationSubjects.resync && m.json.requester === 'registry')).toHaveLength(1));
+
+    const announcement = seen.find((m) => m.subject === RegistrationSubjects.announce);
+    expect(Object.keys(announcement?.json ?? {}).sort()).toEqual(['apiVersion', 'caBundle', 'endpoint', 'groupVersions', 'instance', 'sentAt', 'service', 'source', 'ttlSeconds']);
+    expect(announcement?.json).toMatchObject({ apiVersion: REGISTRATION_API_VERSION, service: 'core-api', endpoint: 'https://127.0.0.1:7061', groupVersions: [{ group: '', version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 }] });
+    const resync = seen.find((m) => m.subject === RegistrationSubjects.resync && m.json.requester === 'registry');
+    expect(Object.keys(resync?.json ?? {}).sort()).toEqual(['apiVersion', 'requester', 'sentAt']);
+    expect(seen.every((m) => !m.headers)).toBe(true);
   });
 
   it('drops invalid messages with a logged reason and ignores other apiVersions', async () => {

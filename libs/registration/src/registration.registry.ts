@@ -4,21 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import type { Msg, NatsConnection, NatsError } from 'nats';
 import { type ClaimKey, claimKey, LiveInstanceTable, type RegistrationSnapshot, snapshotFingerprint } from './live-instance.table';
-import { countMessage, registrationMessagesDropped } from './registration.metrics';
-import { type DecodeResult, decodeMessage, encodeMessage, validateAnnouncement, validateResyncRequest, validateWithdrawal } from './registration.schema';
+import { receiveMessage } from './registration.receive';
+import { validateAnnouncement, validateWithdrawal } from './registration.schema';
 import { RegistrationSubjects } from './registration.subjects';
+import type { RegistrationBus } from './registration.transport';
 import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger, type ResyncRequest, type Withdrawal } from './registration.types';
-import { connectForever, followStatus } from './nats.connection';
 
 export interface RegistrationRegistryOptions {
-  readonly natsUrl: string | readonly string[];
-  /** Names this registry in resync requests and NATS monitoring; default a random UUID. */
+  /** Names this registry in resync requests; default a random UUID. */
   readonly name?: string;
   /** Changes within this window are reported once (default 10 ms). */
   readonly debounceMs?: number;
-  readonly reconnectTimeWaitMs?: number;
   readonly logger?: RegistrationLogger;
 }
 
@@ -35,36 +32,45 @@ export class RegistrationRegistry {
   private dirty = false;
   private lastNotified = snapshotFingerprint(new Map());
   private changeTimer: NodeJS.Timeout | undefined;
-  private nc: NatsConnection | undefined;
-  private connected = false;
+  private started = false;
+  private hearing = false;
+  /** Set on every (re)connect of the receiving side: announcers are asked to re-announce once we can emit. */
+  private resyncDue = true;
+  private unfollow?: () => void;
+  private firstResync?: () => void;
   private closing = false;
   private readonly logger: RegistrationLogger;
 
-  constructor(private readonly opts: RegistrationRegistryOptions) {
+  /** Hears announcements through the @EventPattern handlers that call handleAnnouncement/handleWithdrawal. */
+  constructor(
+    private readonly bus: RegistrationBus,
+    private readonly opts: RegistrationRegistryOptions = {},
+  ) {
     this.name = opts.name ?? randomUUID();
     this.logger = opts.logger ?? new Logger('RegistrationRegistry');
   }
 
-  /** Connects (waiting for nats-server if needed), subscribes and asks every announcer to re-announce. */
+  /**
+   * Follows the bus and asks every announcer to re-announce as soon as our subscriptions are live and we can
+   * emit; again after every reconnect of the receiving side. Resolves once the first resync request is out
+   * (waiting for nats-server as long as it takes).
+   */
   async start(): Promise<void> {
-    if (this.nc || this.closing) return;
-    const nc = await connectForever({ servers: this.opts.natsUrl, name: `registration-registry/${this.name}`, reconnectTimeWaitMs: this.opts.reconnectTimeWaitMs });
-    if (this.closing) return nc.close();
-    this.nc = nc;
-    this.connected = true;
-    nc.subscribe(RegistrationSubjects.announce, { callback: (err, msg) => this.receive(err, msg, validateAnnouncement, (a) => this.onAnnouncement(a)) });
-    nc.subscribe(RegistrationSubjects.withdraw, { callback: (err, msg) => this.receive(err, msg, validateWithdrawal, (w) => this.onWithdrawal(w)) });
-    followStatus(nc, { onDisconnect: () => this.onDisconnect(), onReconnect: () => this.onReconnect() });
-    await nc.flush(); // subscriptions must be live before the answers to our resync arrive
-    this.publishResync();
+    if (this.started || this.closing) return;
+    this.started = true;
+    const resynced = new Promise<void>((resolve) => (this.firstResync = resolve));
+    this.unfollow = this.bus.onConnectionChange((state) => this.onConnectionChange(state.server, state.client));
+    this.onConnectionChange(this.bus.canHear, this.bus.canEmit);
+    await this.bus.connect();
+    await resynced;
+  }
+
+  /** Whether announcements can be heard (the receiving side's subscriptions are live). */
+  get isConnected(): boolean {
+    return this.hearing;
   }
 
   /** Every live group/version keyed by APIService name ("v1.", "v1.apps"); an immutable snapshot. */
-  /** Whether the NATS connection is up (announcements can be heard). */
-  get isConnected(): boolean {
-    return this.connected;
-  }
-
   current(): RegistrationSnapshot {
     if (this.dirty) {
       this.snapshot = this.table.snapshot();
@@ -79,26 +85,29 @@ export class RegistrationRegistry {
     return () => this.listeners.delete(listener);
   }
 
+  /** Stops hearing and reporting; the bus is closed by its owner. */
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
+    this.firstResync?.();
+    this.unfollow?.();
     this.pauseExpiry();
     clearTimeout(this.changeTimer);
     this.listeners.clear();
-    const nc = this.nc;
-    if (!nc) return;
-    await (this.connected ? nc.drain() : nc.close()).catch((err: unknown) => this.logger.warn(`closing NATS connection: ${String(err)}`));
   }
 
-  private receive<T>(err: NatsError | null, msg: Msg, validate: (value: unknown) => DecodeResult<T>, handle: (message: T) => void): void {
-    if (err) return this.logger.warn(`subscription error: ${err.message}`);
-    if (this.closing) return;
-    countMessage(msg.subject, 'in');
-    const result = decodeMessage(msg.data, validate);
-    if (result.kind === 'valid') return handle(result.message);
-    registrationMessagesDropped.inc({ subject: msg.subject, reason: result.kind });
-    if (result.kind === 'invalid') this.logger.warn(`dropped invalid message on ${msg.subject}: ${result.reason}`);
-    else this.logger.debug?.(`ignored message on ${msg.subject}: ${result.reason}`);
+  /** A payload received on the announce subject. */
+  handleAnnouncement(data: Uint8Array): void {
+    if (!this.started || this.closing) return;
+    const announcement = receiveMessage(RegistrationSubjects.announce, data, validateAnnouncement, this.logger);
+    if (announcement) this.onAnnouncement(announcement);
+  }
+
+  /** A payload received on the withdraw subject. */
+  handleWithdrawal(data: Uint8Array): void {
+    if (!this.started || this.closing) return;
+    const withdrawal = receiveMessage(RegistrationSubjects.withdraw, data, validateWithdrawal, this.logger);
+    if (withdrawal) this.onWithdrawal(withdrawal);
   }
 
   private onAnnouncement(announcement: Announcement): void {
@@ -146,28 +155,26 @@ export class RegistrationRegistry {
     for (const key of this.table.keys()) this.armExpiry(key, this.table.get(key)?.ttlSeconds ?? 0);
   }
 
-  private onDisconnect(): void {
-    this.connected = false;
-    this.pauseExpiry();
-    this.logger.warn('disconnected from NATS; keeping the known instances until reconnected');
-  }
-
-  private onReconnect(): void {
-    this.connected = true;
-    this.logger.log('reconnected to NATS; asking every announcer to re-announce');
-    this.resumeExpiry();
-    this.publishResync();
+  private onConnectionChange(hearing: boolean, emitting: boolean): void {
+    if (this.closing) return;
+    if (hearing !== this.hearing) {
+      this.hearing = hearing;
+      if (hearing) {
+        this.resumeExpiry();
+        this.resyncDue = true;
+      } else {
+        this.pauseExpiry();
+        this.logger.warn('disconnected from NATS; keeping the known instances until reconnected');
+      }
+    }
+    if (hearing && emitting && this.resyncDue) this.publishResync();
   }
 
   private publishResync(): void {
-    if (!this.nc || this.closing) return;
     const request: ResyncRequest = { apiVersion: REGISTRATION_API_VERSION, requester: this.name, sentAt: new Date().toISOString() };
-    try {
-      this.nc.publish(RegistrationSubjects.resync, encodeMessage(request, validateResyncRequest));
-      countMessage(RegistrationSubjects.resync, 'out');
-    } catch (err) {
-      this.logger.warn(`publishing resync: ${String(err)}`);
-    }
+    if (!this.bus.emit(RegistrationSubjects.resync, request)) return;
+    this.resyncDue = false;
+    this.firstResync?.();
   }
 
   /** Marks the snapshot stale and schedules one notification for everything that changes within debounceMs. */

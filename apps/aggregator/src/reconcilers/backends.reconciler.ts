@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown, Optional } from '@nestjs/common';
 import { GenericApiServer, HealthChecks } from '@kube/apiserver';
 import type { KubeObject } from '@kube/apimachinery';
 import { Controller, SharedInformerFactory } from '@kube/client';
@@ -36,7 +36,6 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   private timer?: NodeJS.Timeout;
   private readonly configured: Map<string, BackendTarget>;
   private announced = new Map<string, BackendTarget>();
-  private readonly registry?: RegistrationRegistry;
   private remote = new Map<string, RemoteTarget>();
   private readonly controller = new Controller({ name: 'BackendsController', reconcile: (key) => (key === OPENAPI ? this.mergeOpenApi() : this.refreshOnce()) });
 
@@ -52,14 +51,15 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
     @Inject(HealthChecks) private readonly health: HealthChecks,
     @Inject(AggregatorEvents) events: AggregatorEvents,
+    /** From RegistrationModule, when NATS is configured. */
+    @Optional() @Inject(RegistrationRegistry) private readonly registry?: RegistrationRegistry,
   ) {
     events.subscribe('remoteTargetsChanged', (remote) => {
       this.remote = new Map(remote);
       void this.refresh();
     });
     this.configured = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
-    if (config.server.natsUrl) {
-      this.registry = new RegistrationRegistry({ natsUrl: config.server.natsUrl, name: 'aggregator' });
+    if (this.registry) {
       this.registry.onChange((snapshot) => {
         this.announced = announcedTargets(snapshot);
         this.announcedPriorities = new Map([...snapshot].map(([key, gv]) => [key, { groupPriorityMinimum: gv.groupPriorityMinimum, versionPriority: gv.versionPriority }]));

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { join } from 'node:path';
 import type { DynamicModule, INestApplicationContext } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
+import { createServerApp } from '@kube/registration';
 import { serverConfigFromEnv, type ServerConfig } from '../server.config';
 import { appLogger, logStartupFailure } from '../logging/json.logger';
 import { installLastResortHandlers } from '../logging/last-resort.handler';
@@ -60,7 +60,7 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
   const registration = registrationFromEnv(env, serving);
   const module = spec.module({ config: announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration), registration });
-  const app = await NestFactory.createApplicationContext(module, { logger: appLogger(spec.component) });
+  const app = await createServerApp(module, { logger: appLogger(spec.component) });
   app.enableShutdownHooks();
   return app;
 }
