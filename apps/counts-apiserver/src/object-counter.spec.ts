@@ -6,18 +6,23 @@ import { objectCountOf, objectCountsResource } from './resources/objectcounts.re
 const meta = (name: string, namespace?: string): KubeObject => ({ metadata: { name, namespace } });
 const list = (...items: KubeObject[]): KubeList => ({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: { resourceVersion: '1' }, items });
 
+const PLURALS: Record<string, string> = { Namespace: 'namespaces', ConfigMap: 'configmaps', Secret: 'secrets', ServiceAccount: 'serviceaccounts', Service: 'services', Pod: 'pods' };
+
 /** The core API as a table of paths; unknown paths are a 404 like the real one. */
 function fakeCoreApi(paths: Record<string, KubeList | KubeObject>): CoreApiReader & { asked: string[] } {
   const asked: string[] = [];
+  const get = async <T>(path: string, how: string): Promise<T> => {
+    asked.push(`${path} ${how}`);
+    const found = paths[path];
+    if (!found) throw Errors.notFound({ group: '', resource: 'namespaces' }, path.split('/')[4] ?? '');
+    return found as T;
+  };
   return {
     asked,
-    getJson: async <T>(path: string, accept?: string): Promise<T> => {
-      asked.push(`${path} ${accept ?? ''}`);
-      const found = paths[path];
-      if (!found) throw Errors.notFound({ group: '', resource: 'namespaces' }, path.split('/')[4] ?? '');
-      return found as T;
-    },
-  };
+    list: async <T>(apiVersion: string, kind: string, namespace?: string, opts: { metadataOnly?: boolean } = {}): Promise<T> =>
+      get(`/api/${apiVersion}${namespace ? `/namespaces/${namespace}` : ''}/${PLURALS[kind]}`, opts.metadataOnly ? 'metadata' : 'full'),
+    read: async <T>(apiVersion: string, kind: string, name: string): Promise<T> => get(`/api/${apiVersion}/${PLURALS[kind]}/${name}`, 'full'),
+  } as CoreApiReader & { asked: string[] };
 }
 
 const cluster = fakeCoreApi({
@@ -42,7 +47,7 @@ describe('ObjectCounter', () => {
       ['default', { configmaps: 2, secrets: 1, serviceaccounts: 1, services: 1, pods: 0 }],
       ['empty', { configmaps: 0, secrets: 0, serviceaccounts: 1, services: 0, pods: 0 }],
     ]);
-    expect(cluster.asked.filter((a) => a.startsWith('/api/v1/configmaps'))).toEqual(['/api/v1/configmaps application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json']);
+    expect(cluster.asked.filter((a) => a.startsWith('/api/v1/configmaps'))).toEqual(['/api/v1/configmaps metadata']);
   });
 
   it('serves ObjectCounts: GET from the namespace, 404 for a missing one, columns and total', async () => {
@@ -64,7 +69,10 @@ describe('ObjectCounter', () => {
   });
 
   it('passes on other failures of the core API', async () => {
-    const failing: CoreApiReader = { getJson: async () => { throw Errors.serviceUnavailable('etcd is down'); } };
+    const down = async (): Promise<never> => {
+      throw Errors.serviceUnavailable('etcd is down');
+    };
+    const failing: CoreApiReader = { list: down, read: down };
     const resource = objectCountsResource(new ObjectCounter(failing));
     await expect(resource.source?.get({ name: 'default', user: { name: 'alice', groups: [] } })).rejects.toMatchObject({ status: { code: 503 } });
   });

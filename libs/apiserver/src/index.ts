@@ -6,7 +6,7 @@ export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.ch
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
 export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';
-export { nowTimestamp } from './object-meta';
+export { formatTimestamp, nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
 export { ApiServerModule, ApiServerLifecycle, SERVER_CONFIG, API_SERVER_RESOURCES, ADMISSION_PLUGINS, type ApiServerModuleOptions, type ListOption, type ListProvider } from './api-server.module';
 export { informerProviders, InformerFactoryLifecycle } from './informers.providers';

@@ -15,7 +15,12 @@ import type { NameValidation } from './resource.definition';
 
 /** RFC 3339 with second precision, as kube serializes metav1.Time. */
 export function nowTimestamp(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return formatTimestamp(new Date());
+}
+
+/** A metav1.Time as kube writes it (client-node reads them into Dates). */
+export function formatTimestamp(time: Date): string {
+  return time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 /** kube's BeforeCreate metadata handling: server-owned fields are set, client values ignored. */

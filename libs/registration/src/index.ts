@@ -44,10 +44,10 @@ export { RegistrationAnnouncers } from './registration.announcers';
 export {
   NoRegistrationTransport,
   RegistrationBus,
-  RegistrationClient,
+  RegistrationNatsClient,
   RegistrationDeserializer,
   RegistrationSerializer,
-  RegistrationServer,
+  RegistrationNatsServer,
   type RegistrationTransportOptions,
 } from './registration.transport';
 export { REGISTRATION_TRANSPORT, RegistrationModule, type RegistrationModuleOptions } from './registration.module';

@@ -10,7 +10,7 @@ import { RegistrationRegistry, type RegistrationRegistryOptions } from './regist
 import { RegistrationSubjects } from './registration.subjects';
 import { NoRegistrationTransport, RegistrationBus, type RegistrationTransportOptions } from './registration.transport';
 
-/** The transport strategy of the process: RegistrationServer with NATS, NoRegistrationTransport without. */
+/** The transport strategy of the process: RegistrationNatsServer with NATS, NoRegistrationTransport without. */
 export const REGISTRATION_TRANSPORT = Symbol('REGISTRATION_TRANSPORT');
 
 export interface RegistrationModuleOptions extends Omit<RegistrationTransportOptions, 'natsUrl'> {

@@ -1,6 +1,6 @@
 /**
- * The registration messages on @nestjs/microservices: they are emitted with a NATS ClientProxy (RegistrationClient)
- * and received by @EventPattern handlers of a Nest microservice whose transport strategy is RegistrationServer.
+ * The registration messages on @nestjs/microservices: they are emitted with a NATS ClientProxy (RegistrationNatsClient)
+ * and received by @EventPattern handlers of a Nest microservice whose transport strategy is RegistrationNatsServer.
  * Nest's own NATS codec wraps every payload in a `{pattern, data}` envelope; the serializer and deserializer
  * here put the contract's JSON on the wire as it is (docs/registration.md), so any NATS client can speak it.
  */
@@ -76,14 +76,14 @@ function natsOptions(opts: RegistrationTransportOptions): Required<NatsOptions>[
 }
 
 /** Emits registration messages: a ClientNats speaking the contract's wire format. */
-export class RegistrationClient extends ClientNats {
+export class RegistrationNatsClient extends ClientNats {
   constructor(opts: RegistrationTransportOptions) {
     super(natsOptions({ ...opts, name: `${opts.name}/client` }));
   }
 }
 
 /** Receives registration messages for the @EventPattern handlers: the Nest transport strategy over NATS. */
-export class RegistrationServer extends ServerNats {
+export class RegistrationNatsServer extends ServerNats {
   private closing = false;
 
   constructor(opts: RegistrationTransportOptions) {
@@ -136,8 +136,8 @@ export function followConnection(status: Observable<string>, onChange: (connecte
  * away is repaired by the full state published on reconnect, so stale heartbeats are not queued.
  */
 export class RegistrationBus {
-  readonly client: RegistrationClient;
-  readonly server: RegistrationServer;
+  readonly client: RegistrationNatsClient;
+  readonly server: RegistrationNatsServer;
   private clientUp = false;
   private serverUp = false;
   private readonly unfollow: Array<() => void> = [];
@@ -147,8 +147,8 @@ export class RegistrationBus {
   private readonly logger: RegistrationLogger;
 
   constructor(readonly options: RegistrationTransportOptions & { readonly logger?: RegistrationLogger }) {
-    this.client = new RegistrationClient(options);
-    this.server = new RegistrationServer(options);
+    this.client = new RegistrationNatsClient(options);
+    this.server = new RegistrationNatsServer(options);
     this.logger = options.logger ?? new Logger('Registration');
     this.unfollow.push(followConnection(this.client.status, (up) => this.set('client', up)));
     this.unfollow.push(followConnection(this.server.status, (up) => this.serverConnection(up)));

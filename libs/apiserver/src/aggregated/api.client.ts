@@ -1,8 +1,22 @@
 /**
- * A small HTTPS client of the front door (the aggregator) for aggregated servers: registration writes, and the
- * reads a computed resource makes. One keep-alive agent per client, so repeated reads reuse their connection.
+ * The SDK's client of the control plane is @kubernetes/client-node, the library teams already know: ApiClient
+ * only sets it up for a target (the front door's URL and a client certificate) and makes its failures the
+ * server's Status. Use `kubeConfig` for anything client-node offers (typed APIs with
+ * `kubeConfig.makeApiClient(CoreV1Api)`, informers with `makeInformer`), and `objects` / `metadata` for the
+ * generic object API.
  */
-import { Agent, request } from 'node:https';
+import { Agent } from 'node:https';
+import {
+  ApiException,
+  createConfiguration,
+  type KubernetesListObject,
+  type KubernetesObject,
+  KubeConfig,
+  KubernetesObjectApi,
+  type RequestContext,
+  type ResponseContext,
+  ServerConfiguration,
+} from '@kubernetes/client-node';
 import { StatusError, type Status, type StatusReason } from '@kube/apimachinery';
 
 /** Where and as whom to talk to the control plane: the aggregator URL and a client certificate. */
@@ -14,58 +28,59 @@ export interface RegistrationTarget {
   caPem: string;
 }
 
-export interface ApiResponse {
-  status: number;
-  body: string;
+/** What kube's metadata client asks for: PartialObjectMetadata(List), JSON as the fallback. */
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
+/** A KubeConfig with one cluster, one certificate user and a context joining them. */
+export function kubeConfigFor(target: RegistrationTarget, user = 'sdk'): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'kube-ts', server: target.url, caData: Buffer.from(target.caPem).toString('base64'), skipTLSVerify: false }],
+    users: [{ name: user, certData: Buffer.from(target.certPem).toString('base64'), keyData: Buffer.from(target.keyPem).toString('base64') }],
+    contexts: [{ name: 'kube-ts', cluster: 'kube-ts', user }],
+    currentContext: 'kube-ts',
+  });
+  return kc;
 }
-
-export interface ApiRequest {
-  method: string;
-  path: string;
-  body?: string;
-  contentType?: string;
-  accept?: string;
-}
-
-/** Thrown when the server is unreachable or answers too slowly (worth retrying). */
-export class ApiTimeoutError extends Error {}
-
-const DEFAULT_TIMEOUT_MS = 10_000;
 
 export class ApiClient {
+  readonly kubeConfig: KubeConfig;
+  /** client-node's generic object API: any kind the server serves, found through discovery. */
+  readonly objects: KubernetesObjectApi;
+  /** The same API asking for metadata only (PartialObjectMetadata), as kube's metadata client does. */
+  readonly metadata: KubernetesObjectApi;
+  /** client-node makes a TLS agent per request; one keep-alive agent lets repeated reads reuse a connection. */
   private readonly agent: Agent;
 
-  constructor(
-    private readonly target: RegistrationTarget,
-    private readonly timeoutMs = DEFAULT_TIMEOUT_MS,
-  ) {
+  constructor(target: RegistrationTarget) {
+    this.kubeConfig = kubeConfigFor(target);
     this.agent = new Agent({ keepAlive: true, cert: target.certPem, key: target.keyPem, ca: target.caPem });
+    const reuseAgent = { pre: async (ctx: RequestContext) => (ctx.setAgent(this.agent), ctx), post: async (ctx: ResponseContext) => ctx };
+    const askMetadata = { pre: async (ctx: RequestContext) => (ctx.setHeaderParam('Accept', METADATA_ONLY), ctx), post: async (ctx: ResponseContext) => ctx };
+    const api = (...promiseMiddleware: Array<typeof reuseAgent>): KubernetesObjectApi =>
+      new KubernetesObjectApi(createConfiguration({ baseServer: new ServerConfiguration(target.url, {}), authMethods: { default: this.kubeConfig }, promiseMiddleware }));
+    this.objects = api(reuseAgent);
+    this.metadata = api(reuseAgent, askMetadata);
   }
 
-  send({ method, path, body, contentType, accept = 'application/json' }: ApiRequest): Promise<ApiResponse> {
-    const headers: Record<string, string | number> = { Accept: accept };
-    if (body !== undefined) {
-      headers['Content-Type'] = contentType ?? 'application/json';
-      headers['Content-Length'] = Buffer.byteLength(body);
+  /** Runs a client-node call; a refusal becomes the server's Status (a 404 stays a NotFound). */
+  async call<T>(what: string, fn: (client: this) => Promise<T>): Promise<T> {
+    try {
+      return await fn(this);
+    } catch (err) {
+      throw err instanceof ApiException ? statusErrorOf(err, what) : err;
     }
-    return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.target.url), { method, agent: this.agent, headers, timeout: this.timeoutMs }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-        res.on('error', reject);
-      });
-      req.on('timeout', () => req.destroy(new ApiTimeoutError(`${method} ${path}: timed out`)));
-      req.on('error', reject);
-      req.end(body);
-    });
   }
 
-  /** GET as JSON; a non-2xx answer is thrown as the server's Status (so a 404 stays a 404). */
-  async getJson<T>(path: string, accept?: string): Promise<T> {
-    const res = await this.send({ method: 'GET', path, accept });
-    if (res.status >= 200 && res.status < 300) return JSON.parse(res.body) as T;
-    throw statusErrorOf(res, `GET ${path}`);
+  /** A collection (all namespaces when `namespace` is not given), as the server's Status when refused. */
+  list<T extends KubernetesObject = KubernetesObject>(apiVersion: string, kind: string, namespace?: string, opts: { metadataOnly?: boolean } = {}): Promise<KubernetesListObject<T>> {
+    const api = opts.metadataOnly ? this.metadata : this.objects;
+    return this.call(`list ${kind} ${apiVersion}`, () => api.list<T>(apiVersion, kind, namespace));
+  }
+
+  /** One object, as the server's Status when refused. */
+  read<T extends KubernetesObject = KubernetesObject>(apiVersion: string, kind: string, name: string, namespace?: string): Promise<T> {
+    return this.call(`get ${kind} ${name}`, () => this.objects.read<T>({ apiVersion, kind, metadata: { name, namespace } }));
   }
 
   close(): void {
@@ -74,13 +89,18 @@ export class ApiClient {
 }
 
 /** The Status a server answered with, or one made up from the code when the body is not a Status. */
-function statusErrorOf(res: ApiResponse, what: string): StatusError {
-  let status: Partial<Status> = {};
-  try {
-    status = JSON.parse(res.body) as Partial<Status>;
-  } catch {
-    // not JSON: keep the code, say what was asked
-  }
+export function statusErrorOf(err: ApiException<unknown>, what: string): StatusError {
+  const body = typeof err.body === 'string' ? parseJson(err.body) : err.body;
+  const status = (body && typeof body === 'object' ? body : {}) as Partial<Status>;
   const reason = ((status.kind === 'Status' && status.reason) || 'InternalError') as StatusReason;
-  return new StatusError(res.status, reason, status.message ?? `${what}: ${res.status} ${res.body.slice(0, 200)}`, status.details);
+  const text = typeof err.body === 'string' ? err.body : JSON.stringify(err.body ?? '');
+  return new StatusError(err.code, reason, status.message ?? `${what}: ${err.code} ${text.slice(0, 200)}`, status.details);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

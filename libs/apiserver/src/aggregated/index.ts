@@ -13,7 +13,7 @@ export {
   type RegistrationOptions,
   type SelfRegistrationOptions,
 } from './apiservice.registrar';
-export { ApiClient, ApiTimeoutError, type ApiRequest, type ApiResponse, type RegistrationTarget } from './api.client';
+export { ApiClient, kubeConfigFor, statusErrorOf, type RegistrationTarget } from './api.client';
 export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';

@@ -11,7 +11,17 @@ interface Seen {
   contentType: string;
 }
 
-/** A fake front door: objects in a map, merge-patch answers 404 for missing ones, one 503 before anything. */
+const DISCOVERY: Record<string, object> = {
+  '/api/v1': { kind: 'APIResourceList', groupVersion: 'v1', resources: [{ name: 'services', singularName: 'service', namespaced: true, kind: 'Service', verbs: ['create', 'get', 'patch'] }] },
+  '/apis/apiregistration.k8s.io/v1': {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: 'apiregistration.k8s.io/v1',
+    resources: [{ name: 'apiservices', singularName: 'apiservice', namespaced: false, kind: 'APIService', verbs: ['create', 'get', 'patch'] }],
+  },
+};
+
+/** A fake front door: discovery for the two kinds, objects in a map, merge-patch answers 404 for missing ones, one 503 before anything. */
 async function fakeFrontDoor(): Promise<{ server: Server; target: RegistrationTarget; seen: Seen[]; objects: Map<string, KubeObject> }> {
   const ca = await createCertificateAuthority({ commonName: 'test-ca' });
   const serving = await issueCertificate(ca, { commonName: 'front-door', ipAddresses: ['127.0.0.1'], usage: 'server' });
@@ -23,8 +33,10 @@ async function fakeFrontDoor(): Promise<{ server: Server; target: RegistrationTa
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const path = req.url ?? '';
-      seen.push({ method: req.method ?? '', path, contentType: String(req.headers['content-type']) });
+      const path = new URL(req.url ?? '', 'https://front-door').pathname;
+      // client-node finds each kind's resource through discovery first
+      if (req.method === 'GET' && DISCOVERY[path]) return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(DISCOVERY[path]));
+      seen.push({ method: req.method ?? '', path: req.url ?? '', contentType: String(req.headers['content-type']) });
       if (warmingUp) {
         warmingUp = false;
         res.writeHead(503).end('{}');
@@ -35,7 +47,7 @@ async function fakeFrontDoor(): Promise<{ server: Server; target: RegistrationTa
       if (req.method === 'POST') objects.set(`${path}/${body.metadata.name}`, body);
       else if (!objects.has(path)) return void res.writeHead(404).end('{}');
       else objects.set(path, { ...objects.get(path), ...body });
-      res.writeHead(req.method === 'POST' ? 201 : 200).end(JSON.stringify(body));
+      res.writeHead(req.method === 'POST' ? 201 : 200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -65,11 +77,11 @@ describe('RegistrationClient', () => {
     const client = new RegistrationClient(fake.target, 10_000);
     await client.apply([service, apiService]);
     expect(fake.seen.map((s) => `${s.method} ${s.path}`)).toEqual([
-      'PATCH /api/v1/namespaces/default/services/wardle-server',
-      'PATCH /api/v1/namespaces/default/services/wardle-server',
-      'POST /api/v1/namespaces/default/services',
-      'PATCH /apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com',
-      'POST /apis/apiregistration.k8s.io/v1/apiservices',
+      'PATCH /api/v1/namespaces/default/services/wardle-server?fieldManager=kube-ts-registration',
+      'PATCH /api/v1/namespaces/default/services/wardle-server?fieldManager=kube-ts-registration',
+      'POST /api/v1/namespaces/default/services?fieldManager=kube-ts-registration',
+      'PATCH /apis/apiregistration.k8s.io/v1/apiservices/v1alpha1.wardle.example.com?fieldManager=kube-ts-registration',
+      'POST /apis/apiregistration.k8s.io/v1/apiservices?fieldManager=kube-ts-registration',
     ]);
     fake.seen.length = 0;
     await client.apply([service, apiService]);

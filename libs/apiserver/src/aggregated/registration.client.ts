@@ -1,15 +1,18 @@
 /**
- * A minimal client for the front door (the aggregator) that creates or updates objects idempotently:
+ * Creates or updates objects idempotently through the front door (the aggregator), with client-node's generic
+ * object API:
  * merge-patch first (keeps what the server filled in, e.g. a Service's clusterIP), create when missing.
  * Retries while the control plane is not reachable or not ready yet (connection errors, 429, 5xx).
  */
+import { ApiException, type KubernetesObject, PatchStrategy } from '@kubernetes/client-node';
 import type { KubeObject } from '@kube/apimachinery';
-import { ApiClient, ApiTimeoutError, type ApiResponse, type RegistrationTarget } from './api.client';
+import { ApiClient, type RegistrationTarget } from './api.client';
 
 export type { RegistrationTarget } from './api.client';
 
 const PLURALS: Readonly<Record<string, string>> = { Service: 'services', Endpoints: 'endpoints', APIService: 'apiservices' };
 const RETRY_DELAY_MS = 1_000;
+const FIELD_MANAGER = 'kube-ts-registration';
 const DEFAULT_DEADLINE_MS = 60_000;
 
 class RetryableError extends Error {}
@@ -45,19 +48,20 @@ export class RegistrationClient {
   private async applyOne(obj: KubeObject): Promise<void> {
     const collection = collectionPath(obj);
     const item = `${collection}/${obj.metadata.name}`;
-    const patched = await this.send('PATCH', item, obj, 'application/merge-patch+json');
-    if (patched.status !== 404) return this.expectSuccess(patched, `PATCH ${item}`);
-    const created = await this.send('POST', collection, obj, 'application/json');
-    // Someone created it between our PATCH and POST: patch again on the next attempt.
-    if (created.status === 409) throw new RetryableError(`POST ${collection}: already exists`);
-    this.expectSuccess(created, `POST ${collection}`);
-  }
-
-  private expectSuccess(res: ApiResponse, what: string): void {
-    if (res.status >= 200 && res.status < 300) return;
-    const error = `${what}: ${res.status} ${res.body.slice(0, 500)}`;
-    if (res.status === 429 || res.status >= 500) throw new RetryableError(error);
-    throw new Error(error);
+    const spec = obj as KubernetesObject;
+    try {
+      await this.client.objects.patch(spec, undefined, undefined, FIELD_MANAGER, undefined, PatchStrategy.MergePatch);
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiException) || err.code !== 404) throw refusal(err, `PATCH ${item}`);
+    }
+    try {
+      await this.client.objects.create(spec, undefined, undefined, FIELD_MANAGER);
+    } catch (err) {
+      // Someone created it between our PATCH and POST: patch again on the next attempt.
+      if (err instanceof ApiException && err.code === 409) throw new RetryableError(`POST ${collection}: already exists`);
+      throw refusal(err, `POST ${collection}`);
+    }
   }
 
   private async withRetries(fn: () => Promise<void>): Promise<void> {
@@ -66,19 +70,24 @@ export class RegistrationClient {
       try {
         return await fn();
       } catch (err) {
-        const retryable = err instanceof RetryableError || err instanceof ApiTimeoutError || isConnectionError(err);
+        const retryable = err instanceof RetryableError || isConnectionError(err);
         if (!retryable || Date.now() + RETRY_DELAY_MS > deadline) throw err;
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
       }
     }
   }
+}
 
-  private send(method: string, path: string, body: KubeObject, contentType: string): Promise<ApiResponse> {
-    return this.client.send({ method, path, body: JSON.stringify(body), contentType });
-  }
+/** A refusal worth retrying (429, 5xx: not ready yet) or not (anything else); other errors as they are. */
+function refusal(err: unknown, what: string): unknown {
+  if (!(err instanceof ApiException)) return err;
+  const body = typeof err.body === 'string' ? err.body : JSON.stringify(err.body ?? '');
+  const error = `${what}: ${err.code} ${body.slice(0, 500)}`;
+  return err.code === 429 || err.code >= 500 ? new RetryableError(error) : new Error(error);
 }
 
 function isConnectionError(err: unknown): boolean {
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT';
+  // client-node's fetch reports the system error code of the socket, or the type of its own timeouts
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT' || (err as { type?: string } | undefined)?.type === 'request-timeout';
 }
