@@ -195,8 +195,8 @@ describe('new-apiserver output', () => {
   it('generates spec tests that pass', async () => {
     writeFileSync(join(root, 'vitest.config.mts'), `import { mergeConfig } from 'vitest/config';\nimport base from ${JSON.stringify(join(REPO, 'vitest.config.mts'))};\nexport default mergeConfig(base, { root: ${JSON.stringify(root)} });\n`);
     const result = await run([join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', join(root, 'vitest.config.mts')], REPO);
-    // 3 unit tests and 3 kubectl e2e tests per generated app.
-    expect(result.output).toMatch(/Tests\s+.*12 passed/);
+    // 3 unit tests and 4 e2e tests (kubectl, client-node) per generated app.
+    expect(result.output).toMatch(/Tests\s+.*14 passed/);
     expect(result.code, result.output).toBe(0);
   }, 120_000);
 });

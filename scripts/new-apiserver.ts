@@ -295,8 +295,10 @@ function e2eTemplate({ req, names }: TemplateContext): string {
  * \`npm run new-apiserver\`; extend it as the kind grows.
  */
 import type { INestApplicationContext } from '@nestjs/common';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bootAggregatedServer, kubectlSession, startStack, until, type StackHarness } from '@test/support';
+import { ApiClient } from '@kube/apiserver';
+import { adminTarget, bootAggregatedServer, kubectlSession, startStack, until, type StackHarness } from '@test/support';
 import { API_SERVICE, ${names.moduleClass} } from '../src/${names.app}.module';
 
 const apiService = \`\${API_SERVICE.version}.\${API_SERVICE.group}\`;
@@ -335,6 +337,21 @@ describe('${names.app} through the aggregator with kubectl', () => {
     expect(listed.items.map((o: { metadata: { name: string } }) => o.metadata.name)).toEqual(['first']);
     await ok(['delete', '${plural}', 'first'${scope}]);
     expect((await k(['get', '${plural}', 'first'${scope}])).stderr).toContain('NotFound');
+  });
+
+  it('serves @kubernetes/client-node, the SDK client: create, read and list a ${kind}, refusals as Status', async () => {
+    // ApiClient is client-node set up for the front door; its kubeConfig also makes typed clients and informers.
+    const client = new ApiClient(adminTarget(stack));
+    try {
+      const apiVersion = \`\${API_SERVICE.group}/\${API_SERVICE.version}\`;
+      await client.call('create', ({ objects }) => objects.create(JSON.parse(${singular}('by-client', { replicas: 1 }))));
+      const read = await client.read<KubernetesObject & { spec?: { replicas?: number } }>(apiVersion, '${kind}', 'by-client'${req.cluster ? '' : ", 'default'"});
+      expect(read.spec?.replicas).toBe(1);
+      expect((await client.list(apiVersion, '${kind}')).items.map((o) => o.metadata?.name)).toContain('by-client');
+      await expect(client.read(apiVersion, '${kind}', 'missing'${req.cluster ? '' : ", 'default'"})).rejects.toMatchObject({ status: { code: 404, reason: 'NotFound' } });
+    } finally {
+      client.close();
+    }
   });
 
   it('refuses an invalid ${kind} with the field that is wrong', async () => {
