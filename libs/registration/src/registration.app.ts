@@ -1,4 +1,4 @@
-import { type DynamicModule, type INestMicroservice, Logger, type NestApplicationOptions } from '@nestjs/common';
+import { type DynamicModule, type INestMicroservice, Logger, type NestApplicationOptions, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { AsyncMicroserviceOptions, CustomTransportStrategy, NestMicroservice } from '@nestjs/microservices';
 import { REGISTRATION_TRANSPORT, RegistrationModule, type RegistrationModuleOptions } from './registration.module';
@@ -10,7 +10,7 @@ import { REGISTRATION_TRANSPORT, RegistrationModule, type RegistrationModuleOpti
  * app (connectMicroservice): that needs a Nest HTTP adapter, and the HTTPS server is our own. `module` must
  * import RegistrationModule (ApiServerModule and AggregatorModule do).
  */
-export async function createServerApp(module: DynamicModule, options: Pick<NestApplicationOptions, 'logger' | 'abortOnError'> = {}): Promise<INestMicroservice> {
+export async function createServerApp(module: DynamicModule | Type<unknown>, options: Pick<NestApplicationOptions, 'logger' | 'abortOnError'> = {}): Promise<INestMicroservice> {
   const app = await NestFactory.createMicroservice<AsyncMicroserviceOptions>(module, {
     ...options,
     useFactory: (strategy: CustomTransportStrategy) => ({ strategy }),
