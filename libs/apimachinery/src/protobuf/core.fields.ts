@@ -1,7 +1,8 @@
 /**
  * Field tables for core/v1 messages (field numbers from k8s.io/api core/v1/generated.proto), declared
  * bottom-up so every table exists before a parent refers to it. Hand-written and deliberately partial:
- * the common fields of what typed clients (kubectl create/run, controllers) send.
+ * the common fields of what typed clients (kubectl create/run, controllers) send; field-tables.spec.ts checks
+ * every entry against kube's generated.proto kept in api/proto.
  *
  * Convention: plain scalars are Go omitempty values (zero → dropped); KEEP marks pointers and fields without
  * omitempty, whose zero values are meaningful.
