@@ -77,8 +77,25 @@ function natsOptions(opts: RegistrationTransportOptions): Required<NatsOptions>[
 
 /** Emits registration messages: a ClientNats speaking the contract's wire format. */
 export class RegistrationNatsClient extends ClientNats {
+  private closing = false;
+
   constructor(opts: RegistrationTransportOptions) {
     super(natsOptions({ ...opts, name: `${opts.name}/client` }));
+  }
+
+  /** A connection that completes after close() (nats-server came up late) is closed at once. */
+  override async createClient(): Promise<{ close(): Promise<void> }> {
+    const nc = (await super.createClient()) as { close(): Promise<void> };
+    if (this.closing) {
+      await nc.close();
+      throw new Error('registration client closed before NATS was reachable');
+    }
+    return nc;
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    await super.close();
   }
 }
 
