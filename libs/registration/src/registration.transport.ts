@@ -75,6 +75,16 @@ function natsOptions(opts: RegistrationTransportOptions): Required<NatsOptions>[
   };
 }
 
+type Closable = { close(): Promise<void> };
+
+/** A connection that completes after close() (nats-server came up late) is closed at once. */
+async function unlessClosed(connecting: Promise<unknown>, closed: () => boolean): Promise<Closable> {
+  const nc = (await connecting) as Closable;
+  if (!closed()) return nc;
+  await nc.close();
+  throw new Error('registration connection closed before NATS was reachable');
+}
+
 /** Emits registration messages: a ClientNats speaking the contract's wire format. */
 export class RegistrationNatsClient extends ClientNats {
   private closing = false;
@@ -83,14 +93,8 @@ export class RegistrationNatsClient extends ClientNats {
     super(natsOptions({ ...opts, name: `${opts.name}/client` }));
   }
 
-  /** A connection that completes after close() (nats-server came up late) is closed at once. */
-  override async createClient(): Promise<{ close(): Promise<void> }> {
-    const nc = (await super.createClient()) as { close(): Promise<void> };
-    if (this.closing) {
-      await nc.close();
-      throw new Error('registration client closed before NATS was reachable');
-    }
-    return nc;
+  override createClient(): Promise<Closable> {
+    return unlessClosed(super.createClient(), () => this.closing);
   }
 
   override async close(): Promise<void> {
@@ -107,14 +111,8 @@ export class RegistrationNatsServer extends ServerNats {
     super(natsOptions({ ...opts, name: `${opts.name}/server` }));
   }
 
-  /** A connection that completes after close() (nats-server came up late) is closed at once. */
-  override async createNatsClient(): Promise<{ close(): Promise<void> }> {
-    const nc = (await super.createNatsClient()) as { close(): Promise<void> };
-    if (this.closing) {
-      await nc.close();
-      throw new Error('registration transport closed before NATS was reachable');
-    }
-    return nc;
+  override createNatsClient(): Promise<Closable> {
+    return unlessClosed(super.createNatsClient(), () => this.closing);
   }
 
   override async close(): Promise<void> {
