@@ -79,6 +79,30 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
     withoutMeta: true,
     contents: ['apiextensions.k8s.io/v1 CustomResourceDefinition, CustomResourceDefinitionList'],
   },
+  {
+    file: 'apps/core-api/src/openapi/rbac-v1.schemas.ts',
+    exportName: 'rbacV1Components',
+    document: 'apis__rbac.authorization.k8s.io__v1_openapi.json',
+    roots: withLists('io.k8s.api.rbac.v1.', ['Role', 'ClusterRole', 'RoleBinding', 'ClusterRoleBinding']),
+    withoutMeta: true,
+    contents: ['rbac.authorization.k8s.io/v1 Role, ClusterRole, RoleBinding, ClusterRoleBinding and their lists'],
+  },
+  {
+    file: 'apps/core-api/src/openapi/authorization-v1.schemas.ts',
+    exportName: 'authorizationV1Components',
+    document: 'apis__authorization.k8s.io__v1_openapi.json',
+    roots: ['SubjectAccessReview', 'LocalSubjectAccessReview', 'SelfSubjectAccessReview', 'SelfSubjectRulesReview'].map((k) => `io.k8s.api.authorization.v1.${k}`),
+    withoutMeta: true,
+    contents: ['authorization.k8s.io/v1 SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectAccessReview, SelfSubjectRulesReview'],
+  },
+  {
+    file: 'apps/core-api/src/openapi/authentication-v1.schemas.ts',
+    exportName: 'authenticationV1Components',
+    document: 'apis__authentication.k8s.io__v1_openapi.json',
+    roots: ['SelfSubjectReview', 'TokenReview'].map((k) => `io.k8s.api.authentication.v1.${k}`),
+    withoutMeta: true,
+    contents: ['authentication.k8s.io/v1 SelfSubjectReview, TokenReview'],
+  },
 ];
 
 const REF_PREFIX = '#/components/schemas/';
