@@ -19,6 +19,7 @@ export default defineConfig({
       '@kube/client': lib('client'),
       '@kube/authorization': lib('authorization'),
       '@kube/field-management': lib('field-management'),
+      '@kube/jsonpath': lib('jsonpath'),
       // The e2e kit, for tests under test/ and the e2e tests of scaffolded apps (apps/<name>/test/).
       '@test/support': resolve(dirname(fileURLToPath(import.meta.url)), 'test/support/index.ts'),
     },

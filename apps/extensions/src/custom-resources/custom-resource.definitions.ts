@@ -1,34 +1,12 @@
-import { humanAge, type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
+import { type JSONSchemaProps, type KubeObject, type SchemaComponents } from '@kube/apimachinery';
 import { CustomResourceSchema } from '@kube/apiextensions';
-import { metaV1Components, scaleSubresource, serviceStores, statusSubresource, type ResourceDefinition, type Subresources, type TableColumn } from '@kube/apiserver';
+import { metaV1Components, scaleSubresource, serviceStores, statusSubresource, type ResourceDefinition, type Subresources } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { webhookConverters } from '../conversion/webhook-converters';
-import type { CustomResourceDefinition, CustomResourceDefinitionVersion, CustomResourceColumnDefinition } from '../crd/crd.types';
-import { compileJsonPath } from './json-path';
+import type { CustomResourceDefinition, CustomResourceDefinitionVersion } from '../crd/crd.types';
+import { printerColumns } from './printer-columns';
 
 const OBJECT_META = 'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta';
-
-type PrinterColumn = CustomResourceColumnDefinition;
-
-/** kube's CRD table convertor: the first value the JSONPath yields, dates shown as ages. */
-function printerColumn(c: PrinterColumn): TableColumn {
-  const read = compileJsonPath(c.jsonPath);
-  const isDate = c.type === 'date';
-  return {
-    name: c.name,
-    type: isDate ? 'string' : (c.type as TableColumn['type']),
-    format: c.format,
-    description: c.description,
-    priority: c.priority ?? 0,
-    cell: (obj: KubeObject) => {
-      const values = read(obj);
-      if (!values.length) return null;
-      const v = values.length === 1 ? values[0] : values.map((x) => (typeof x === 'object' ? JSON.stringify(x) : String(x))).join(',');
-      if (isDate && typeof v === 'string') return humanAge(v, Date.now());
-      return typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
-    },
-  };
-}
 
 /** Defaults applied on read: a copy only when a default is missing (schemas gain defaults after objects exist). */
 function withDefaults(obj: KubeObject, pipeline: CustomResourceSchema): KubeObject {
@@ -94,7 +72,7 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
     .map((v) => {
       const openAPIV3Schema = (v.schema?.openAPIV3Schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }) as JSONSchemaProps;
       const pipeline = new CustomResourceSchema(openAPIV3Schema);
-      const columns = (v.additionalPrinterColumns ?? []) as PrinterColumn[];
+      const columns = v.additionalPrinterColumns ?? [];
       const def: ResourceDefinition = {
         group: crd.spec.group,
         version: v.name,
@@ -107,7 +85,7 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
         namespaced: crd.spec.scope === 'Namespaced',
         subresources: subresourcesOf(v),
         schema: openApiSchema(crd, v, openAPIV3Schema),
-        tableColumns: columns.length ? columns.map(printerColumn) : undefined,
+        tableColumns: columns.length ? printerColumns(columns) : undefined,
         // Declared printer columns replace the defaults entirely (kube adds Age only when none are declared).
         tableAge: columns.length === 0,
         storagePrefix: `${crd.spec.group}/${crd.spec.names.plural}`,

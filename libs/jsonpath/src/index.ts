@@ -1,0 +1,2 @@
+export { JsonPath } from './jsonpath';
+export { parseJsonPath, unquoteExtend, type JsonPathNode, type ListNode, type ParamsEntry } from './jsonpath.parser';
