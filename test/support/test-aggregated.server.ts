@@ -13,6 +13,11 @@ export interface TestAggregatedServer {
   seen: SeenRequest[];
   /** Answer every request with a redirect (to check the aggregator refuses it). */
   redirect: boolean;
+  /**
+   * Serve discovery as servers on older libraries do: no aggregated form (406 when it is all the client
+   * accepts, the legacy APIGroupList when application/json is also acceptable).
+   */
+  legacyDiscoveryOnly: boolean;
   stop(): Promise<void>;
   start(): Promise<void>;
 }
@@ -35,6 +40,7 @@ export async function startTestAggregatedServer(pki: PkiPaths, port = 0): Promis
     caPem: ca.certPem,
     seen,
     redirect: false,
+    legacyDiscoveryOnly: false,
     stop: () => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())),
     start: async () => {
       server = createServer({ cert: cert.certPem, key: cert.keyPem }, (req, res) => {
@@ -50,9 +56,22 @@ export async function startTestAggregatedServer(pki: PkiPaths, port = 0): Promis
         };
         const path = (req.url ?? '').split('?')[0];
         if (path === `/apis/${GROUP}/${VERSION}`) {
-          return json(200, { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: `${GROUP}/${VERSION}`, resources: [{ name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list'] }] });
+          return json(200, {
+            kind: 'APIResourceList',
+            apiVersion: 'v1',
+            groupVersion: `${GROUP}/${VERSION}`,
+            resources: [
+              { name: 'flunders', singularName: 'flunder', namespaced: true, kind: 'Flunder', verbs: ['get', 'list'], shortNames: ['fl'], categories: ['wardle'] },
+              { name: 'flunders/status', singularName: '', namespaced: true, kind: 'Flunder', verbs: ['get', 'patch', 'update'] },
+            ],
+          });
         }
-        if (path === '/apis' && String(req.headers.accept).includes('APIGroupDiscoveryList')) {
+        const accept = String(req.headers.accept);
+        if (path === '/apis' && state.legacyDiscoveryOnly) {
+          if (!accept.split(',').some((a) => a.trim().split(';')[0] === 'application/json' && !a.includes('as='))) return json(406, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', reason: 'NotAcceptable', code: 406 });
+          return json(200, { kind: 'APIGroupList', apiVersion: 'v1', groups: [{ name: GROUP, versions: [{ groupVersion: `${GROUP}/${VERSION}`, version: VERSION }], preferredVersion: { groupVersion: `${GROUP}/${VERSION}`, version: VERSION } }] });
+        }
+        if (path === '/apis' && accept.includes('APIGroupDiscoveryList')) {
           return json(
             200,
             { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: [{ metadata: { name: GROUP }, versions: [{ version: VERSION, resources: [{ resource: 'flunders', responseKind: { group: GROUP, version: VERSION, kind: 'Flunder' }, scope: 'Namespaced', singularResource: 'flunder', verbs: ['get', 'list'] }] }] }] },

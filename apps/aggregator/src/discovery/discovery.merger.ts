@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { compareKubeVersions } from '@kube/apimachinery';
 import { backendGet } from '../proxy/backend.get';
 import type { BackendAgents, BackendTarget } from '../proxy/backend.target';
+import { convertAPIResourceList, type LegacyAPIResource } from './legacy-discovery.converter';
 import { DISCOVERY_V2_ACCEPT, type DiscoveryGroup, type DiscoveryList, type DiscoveryVersion } from './discovery.types';
 
 export interface CachedDocument {
@@ -31,11 +32,26 @@ function doc(value: unknown, contentType: string): CachedDocument {
   return { body, etag: `"${createHash('sha256').update(body).digest('hex')}"`, contentType };
 }
 
+/** Thrown when a backend answers discovery, but not in the aggregated form (servers on older libraries). */
+class NotAggregated extends Error {}
+
 /** A backend's aggregated discovery document for /api or /apis. */
 async function fetchDiscovery(target: BackendTarget, agents: BackendAgents, path: '/api' | '/apis'): Promise<DiscoveryList> {
   const res = await backendGet(target, agents, path, `${DISCOVERY_V2_ACCEPT},application/json`);
-  if (res.status !== 200 || !res.contentType.includes('APIGroupDiscoveryList')) throw new Error(`${path}: HTTP ${res.status}`);
+  // 406: the server cannot produce the aggregated form; 200 in another form: it ignored it. Both only know legacy discovery.
+  if (res.status === 406 || (res.status === 200 && !res.contentType.includes('APIGroupDiscoveryList'))) throw new NotAggregated(`${path}: no aggregated discovery`);
+  if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
   return JSON.parse(res.body.toString()) as DiscoveryList;
+}
+
+/** kube's aggregator fallback: the legacy APIResourceList of one group/version, converted. */
+async function fetchLegacyDiscovery(target: BackendTarget, agents: BackendAgents, groupVersion: string): Promise<DiscoveryGroup[]> {
+  const slash = groupVersion.indexOf('/');
+  const [group, version] = [groupVersion.slice(0, slash), groupVersion.slice(slash + 1)];
+  const res = await backendGet(target, agents, group ? `/apis/${group}/${version}` : `/api/${version}`, 'application/json');
+  if (res.status !== 200) throw new Error(`${groupVersion}: HTTP ${res.status}`);
+  const list = JSON.parse(res.body.toString()) as { resources?: LegacyAPIResource[] };
+  return [{ metadata: { name: group }, versions: [convertAPIResourceList(version, list.resources ?? [])] }];
 }
 
 /**
@@ -78,7 +94,17 @@ export class DiscoveryMerger {
 
   private async refreshOne(name: string, target: BackendTarget, only?: string): Promise<void> {
     try {
-      const [core, all] = await Promise.all([only ? undefined : fetchDiscovery(target, this.agents, '/api').catch(() => undefined), fetchDiscovery(target, this.agents, '/apis')]);
+      const [core, all] = await Promise.all([
+        only ? undefined : fetchDiscovery(target, this.agents, '/api').catch(() => undefined),
+        fetchDiscovery(target, this.agents, '/apis').catch((err: unknown) => {
+          if (err instanceof NotAggregated && only) return undefined;
+          throw err;
+        }),
+      ]);
+      if (!all) {
+        this.backends.set(name, { core: [], groups: await fetchLegacyDiscovery(target, this.agents, only as string), stale: false });
+        return;
+      }
       const groups = only ? all.items.flatMap((g) => (g.versions.some((v) => `${g.metadata.name}/${v.version}` === only) ? [{ ...g, versions: g.versions.filter((v) => `${g.metadata.name}/${v.version}` === only) }] : [])) : all.items;
       this.backends.set(name, { core: core?.items ?? [], groups, stale: false });
     } catch {
