@@ -22,6 +22,7 @@ import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { storageFor } from './source.storage';
 import { streamWatch } from './watch.stream';
+import { listOptions, queryBool, queryInt64 } from './query.params';
 import { OpenApiDocuments } from './openapi';
 
 export interface VersionInfo {
@@ -425,8 +426,8 @@ export class GenericApiServer {
       if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) throw Errors.badRequest('DeleteOptions must be an object');
       options = decoded as unknown as DeleteOptions;
     }
-    const grace = query.get('gracePeriodSeconds');
-    if (grace !== null) options.gracePeriodSeconds = Number(grace);
+    const grace = queryInt64(query, 'gracePeriodSeconds');
+    if (grace !== undefined) options.gracePeriodSeconds = grace;
     const policy = query.get('propagationPolicy');
     if (policy) options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
     if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
@@ -438,12 +439,12 @@ export class GenericApiServer {
   private async serveWatch(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams): Promise<number> {
     const ns = h.def.namespaced ? info.namespace || undefined : undefined;
     const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
-    const fieldSelector = info.name ? joinSelectors(`metadata.name=${info.name}`, query.get('fieldSelector')) : (query.get('fieldSelector') ?? undefined);
-    const filter = ObjectFilter.parse(query.get('labelSelector') ?? undefined, fieldSelector, h.def);
-    const sendInitial = query.get('sendInitialEvents');
+    const opts = listOptions(query, true);
+    const fieldSelector = info.name ? joinSelectors(`metadata.name=${info.name}`, opts.fieldSelector ?? null) : opts.fieldSelector;
+    const filter = ObjectFilter.parse(opts.labelSelector, fieldSelector, h.def);
     let channel;
     try {
-      channel = await h.store.watch(ns, { resourceVersion: query.get('resourceVersion') ?? undefined, sendInitialEvents: sendInitial === 'true', predicate: filter.empty ? undefined : (o) => filter.matches(o) });
+      channel = await h.store.watch(ns, { resourceVersion: opts.resourceVersion, sendInitialEvents: opts.sendInitialEvents, predicate: filter.empty ? undefined : (o) => filter.matches(o) });
     } catch (err) {
       // Like kube's watch cache: a too-old resourceVersion is an ERROR event on a 200 stream, not an HTTP error.
       if (!(isStatusError(err) && err.code === 410)) throw err;
@@ -451,9 +452,8 @@ export class GenericApiServer {
       res.end(`${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);
       return 200;
     }
-    const timeoutSeconds = Number(query.get('timeoutSeconds') ?? NaN);
     const min = this.options.minRequestTimeoutSeconds ?? 1800;
-    const timeoutMs = (Number.isFinite(timeoutSeconds) && timeoutSeconds > 0 ? timeoutSeconds : min * (1 + Math.random())) * 1000;
+    const timeoutMs = (opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : min * (1 + Math.random())) * 1000;
     const columns = h.def.tableColumns ?? [];
     const include = includeObject(query);
     const asTable = negotiated.as?.kind === 'Table';
@@ -461,8 +461,8 @@ export class GenericApiServer {
       convert: h.def.conversion || h.def.strategy?.decorate ? (obj) => h.servedOne(obj) : undefined,
       encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
       timeoutMs,
-      allowBookmarks: query.get('allowWatchBookmarks') === 'true',
-      initialEventsEndBookmark: sendInitial === 'true' && query.get('allowWatchBookmarks') === 'true',
+      allowBookmarks: opts.allowWatchBookmarks,
+      initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks,
       bookmarkObject: (rv) => ({ kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
       labels: { group: h.def.group, version: h.def.version, kind: h.def.kind },
     });
@@ -498,16 +498,8 @@ function includeObject(query: URLSearchParams): IncludeObject {
 }
 
 function listQuery(query: URLSearchParams): ListQuery {
-  const limit = query.get('limit');
-  if (limit !== null && !/^\d+$/.test(limit)) throw Errors.badRequest(`limit: Invalid value: "${limit}": must be a non-negative integer`);
-  return {
-    labelSelector: query.get('labelSelector') ?? undefined,
-    fieldSelector: query.get('fieldSelector') ?? undefined,
-    resourceVersion: query.get('resourceVersion') ?? undefined,
-    resourceVersionMatch: query.get('resourceVersionMatch') ?? undefined,
-    limit: limit === null ? undefined : Number(limit),
-    continue: query.get('continue') ?? undefined,
-  };
+  const opts = listOptions(query, false);
+  return { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.limit, continue: opts.continue };
 }
 
 /** The options kind kube validates a write's query against (Create/Update/PatchOptions). */

@@ -77,9 +77,10 @@ export class Cacher implements StorageInterface {
     const rv = parseResourceVersion(opts.resourceVersion);
     if (rv === 0) await this.cache.start();
     else await this.fresh(rv);
-    const initial = rv === undefined || rv === 0 || opts.sendInitialEvents === true;
+    // sendInitialEvents=false without a resourceVersion watches from now (kube's WatchList semantics).
+    const initial = opts.sendInitialEvents ?? (rv === undefined || rv === 0);
     try {
-      return this.cache.watch(collectionKey(this.cache.prefix, namespace), initial ? undefined : rv, opts.predicate);
+      return this.cache.watch(collectionKey(this.cache.prefix, namespace), initial ? undefined : rv || this.cache.revision, opts.predicate);
     } catch (err) {
       if (err instanceof TooOldResourceVersionError) throw Errors.tooOldResourceVersion(err.requested, err.oldest);
       throw err;

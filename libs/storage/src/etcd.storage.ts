@@ -213,7 +213,7 @@ export class EtcdStorage implements StorageInterface {
     const predicate = opts.predicate;
     let position = rv ?? 0;
     const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, () => position);
-    if (rv === undefined || rv === 0 || opts.sendInitialEvents) {
+    if (opts.sendInitialEvents ?? (rv === undefined || rv === 0)) {
       const res = await this.client.rangePrefix(keyPrefix, {}, this.type);
       position = Number(res.header.revision);
       for (const kv of res.kvs) {
@@ -221,6 +221,9 @@ export class EtcdStorage implements StorageInterface {
         if (!predicate || predicate(object)) channel.push({ type: 'ADDED', key: kv.key.toString(), object, revision: position });
       }
       channel.push({ type: 'BOOKMARK', key: '', object: { metadata: { resourceVersion: String(position) } }, revision: position });
+    } else if (!rv) {
+      // sendInitialEvents=false without a resourceVersion: from etcd's current revision on.
+      position = Number((await this.client.rangePrefix(keyPrefix, { limit: 1 }, this.type)).header.revision);
     }
     const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
       onEvents: (events) => {
