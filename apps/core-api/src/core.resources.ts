@@ -32,6 +32,8 @@ function namespaceSpecFinalizers(obj: KubeObject): string[] {
 /** The built-in resources with their OpenAPI schemas and the storage side effects core-api adds. */
 export function buildCoreResources(allocator: ServiceAllocator, authorization: AuthorizationSet, endpoints: EndpointsPolicy = { allowLoopback: false }): ResourceDefinition[] {
   return [...coreResources, ...rbacResources, ...authorizationResources(authorization)].map(withSchema).map((def) => {
+    // core/v1 and events.k8s.io/v1 events share one storage and its TTL.
+    if (def.plural === 'events') return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
     if (def.group !== '') return def;
     switch (def.plural) {
       case 'namespaces':
@@ -56,8 +58,6 @@ export function buildCoreResources(allocator: ServiceAllocator, authorization: A
             afterDelete: (svc) => allocator.releaseFor(svc),
           },
         };
-      case 'events':
-        return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
       case 'endpoints':
         return { ...endpointsResourceWith(endpoints), schema: def.schema };
       default:

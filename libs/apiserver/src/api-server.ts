@@ -457,13 +457,15 @@ export class GenericApiServer {
     const columns = h.def.tableColumns ?? [];
     const include = includeObject(query);
     const asTable = negotiated.as?.kind === 'Table';
+    // Metadata informers (client-go's metadata client) watch with as=PartialObjectMetadata: every event, bookmarks included, carries only metadata.
+    const asPartial = negotiated.as?.kind === 'PartialObjectMetadata' || negotiated.as?.kind === 'PartialObjectMetadataList';
     await streamWatch(res, channel, {
       convert: h.def.conversion || h.def.strategy?.decorate ? (obj) => h.servedOne(obj) : undefined,
-      encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : h.withTypeMeta(obj)),
+      encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : asPartial ? partial(obj) : h.withTypeMeta(obj)),
       timeoutMs,
       allowBookmarks: opts.allowWatchBookmarks,
       initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks,
-      bookmarkObject: (rv) => ({ kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
+      bookmarkObject: (rv) => (asPartial ? (partial({ metadata: { resourceVersion: rv } } as KubeObject) as KubeObject) : { kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
       labels: { group: h.def.group, version: h.def.version, kind: h.def.kind },
     });
     return 200;

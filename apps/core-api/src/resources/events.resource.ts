@@ -138,6 +138,8 @@ export const eventsResource: ResourceDefinition = {
   shortNames: ['ev'],
   namespaced: true,
   strategy: eventStrategy,
+  // printEvent has no Age column.
+  tableAge: false,
   // kube prints no leading Name column for events: the name comes last, in wide output only.
   tableColumns: [
     {

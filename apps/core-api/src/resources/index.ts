@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '@kube/apiserver';
 import { configMapsResource } from './configmaps.resource';
 import { endpointsResource } from './endpoints.resource';
 import { eventsResource } from './events.resource';
+import { eventsV1Resource } from './events-v1.resource';
 import { leasesResource } from './leases.resource';
 import { namespacesResource } from './namespaces.resource';
 import { podsResource } from './pods.resource';
@@ -20,12 +21,14 @@ export const coreResources: ResourceDefinition[] = [
   eventsResource,
   podsResource,
   leasesResource,
+  eventsV1Resource,
 ];
 
 export {
   configMapsResource,
   endpointsResource,
   eventsResource,
+  eventsV1Resource,
   leasesResource,
   namespacesResource,
   podsResource,

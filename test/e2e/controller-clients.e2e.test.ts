@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlSession } from '../support/kubectl.session';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+
+// What controller-runtime and client-go send besides kubectl: metadata-only requests (the metadata client's
+// Accept headers, verbatim), protobuf-first Accept headers with a JSON fallback, events.k8s.io/v1 events.
+
+const META = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+const META_LIST = 'application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+const CM = '/api/v1/namespaces/default/configmaps';
+
+type Json = Record<string, any>;
+const lines = (body: string): Json[] =>
+  body
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Json);
+
+describe.each(['1.27', '1.33'])('controller clients against the stack (kubectl %s)', (version) => {
+  let stack: StackHarness;
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+
+  beforeAll(async () => {
+    stack = await startStack();
+    for (const name of ['m1', 'm2']) {
+      const r = await stack.request('POST', CM, { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, labels: { meta: 'yes' }, annotations: { note: name } }, data: { secret: 'payload' } }) });
+      expect(r.status).toBe(201);
+    }
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  describe('metadata-only requests (PartialObjectMetadata)', () => {
+    it('GET answers the object metadata only', async () => {
+      const r = await stack.request('GET', `${CM}/m1`, { headers: { Accept: META } });
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      const body = r.json();
+      expect(body).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'm1', namespace: 'default', labels: { meta: 'yes' }, annotations: { note: 'm1' } } });
+      expect(body.data).toBeUndefined();
+    });
+
+    it('LIST answers a PartialObjectMetadataList with the list metadata', async () => {
+      const r = await stack.request('GET', `${CM}?labelSelector=meta%3Dyes&limit=1`, { headers: { Accept: META_LIST } });
+      const body = r.json<Json>();
+      expect(body).toMatchObject({ kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1' });
+      expect(body.metadata.resourceVersion).toMatch(/^\d+$/);
+      expect(body.metadata.continue).toBeTruthy();
+      expect(body.items).toEqual([expect.objectContaining({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: expect.objectContaining({ name: 'm1' }) })]);
+      expect(body.items[0].data).toBeUndefined();
+    });
+
+    it('WATCH events (and bookmarks) carry PartialObjectMetadata', async () => {
+      const r = await stack.request('GET', `${CM}?labelSelector=meta%3Dyes&watch=true&allowWatchBookmarks=true&timeoutSeconds=1`, { headers: { Accept: META } });
+      const events = lines(r.body);
+      const added = events.filter((e) => e.type === 'ADDED');
+      expect(added.map((e) => e.object.metadata.name).sort()).toEqual(['m1', 'm2']);
+      for (const e of events) expect(e.object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
+      expect(added[0].object.data).toBeUndefined();
+      expect(events.find((e) => e.type === 'BOOKMARK')?.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    });
+
+    it('a protobuf-only Accept is refused with 406, a protobuf-first one falls back to JSON', async () => {
+      expect((await stack.request('GET', `${CM}/m1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } })).status).toBe(406);
+      const r = await stack.request('GET', `${CM}/m1`, { headers: { Accept: 'application/vnd.kubernetes.protobuf, application/json' } });
+      expect(r.status).toBe(200);
+      expect(r.json()).toMatchObject({ kind: 'ConfigMap', data: { secret: 'payload' } });
+    });
+  });
+
+  describe('events.k8s.io/v1 events share storage with core/v1 events', () => {
+    const now = new Date().toISOString().replace(/\.\d+Z$/, '.000000Z');
+    const recorded = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'm1.reconciled', namespace: 'default' },
+      eventTime: now,
+      reportingController: 'example.com/my-operator',
+      reportingInstance: 'my-operator-0',
+      action: 'Reconcile',
+      reason: 'Reconciled',
+      type: 'Normal',
+      note: 'configmap reconciled',
+      regarding: { kind: 'ConfigMap', namespace: 'default', name: 'm1', apiVersion: 'v1' },
+    };
+
+    it('creates through events.k8s.io/v1 and reads the same event through core/v1 with kube field names', async () => {
+      const created = await stack.request('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { body: JSON.stringify(recorded) });
+      expect(created.status, created.body).toBe(201);
+      expect(created.json()).toMatchObject({ apiVersion: 'events.k8s.io/v1', note: 'configmap reconciled', regarding: { name: 'm1' }, reportingController: 'example.com/my-operator' });
+      const core = (await stack.request('GET', '/api/v1/namespaces/default/events/m1.reconciled')).json<Json>();
+      expect(core).toMatchObject({ apiVersion: 'v1', kind: 'Event', message: 'configmap reconciled', involvedObject: { kind: 'ConfigMap', name: 'm1' }, reportingComponent: 'example.com/my-operator', reason: 'Reconciled' });
+      expect(core.note).toBeUndefined();
+      const viaNew = (await stack.request('GET', '/apis/events.k8s.io/v1/namespaces/default/events')).json<Json>();
+      expect(viaNew.items.map((e: Json) => e.metadata.name)).toContain('m1.reconciled');
+    });
+
+    it('refuses what the new API refuses, with kube messages', async () => {
+      const bad = { ...recorded, metadata: { name: 'bad', namespace: 'default' }, eventTime: undefined, type: 'Odd', deprecatedCount: 3 };
+      const r = await stack.request('POST', '/apis/events.k8s.io/v1/namespaces/default/events', { body: JSON.stringify(bad) });
+      expect(r.status).toBe(422);
+      expect(r.json<Json>().message).toContain('eventTime: Required value');
+      expect(r.json<Json>().message).toContain('type: Invalid value: "": has invalid value: Odd');
+      expect(r.json<Json>().message).toContain('deprecatedCount: Invalid value: "": needs to be unset');
+      expect((await stack.request('GET', '/api/v1/namespaces/default/events/bad')).status).toBe(404);
+    });
+
+    it('kubectl lists them under both names and finds events.k8s.io in discovery', async () => {
+      expect(await ok(['api-resources', '--api-group=events.k8s.io'])).toMatch(/^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/m);
+      const out = await ok(['get', 'events.events.k8s.io', '-n', 'default']);
+      expect(out).toMatch(/^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
+      expect(out).toMatch(/Normal\s+Reconciled\s+configmap\/m1\s+configmap reconciled/);
+      expect((await k(['get', 'events', '-n', 'default', '-o', 'name'])).stdout).toContain('event/m1.reconciled');
+    });
+  });
+});
