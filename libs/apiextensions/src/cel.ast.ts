@@ -56,6 +56,48 @@ export function useRe2Matches(ast: ASTNode): boolean {
   return changed;
 }
 
+interface HasMacroChecker {
+  check(node: ASTNode, ctx: unknown): unknown;
+  getType(name: string): unknown;
+}
+interface HasMacroEvaluator {
+  run(node: ASTNode, ctx: unknown): unknown;
+  debugType(value: unknown): { fieldLazy(obj: unknown, field: unknown, node: ASTNode, ev: HasMacroEvaluator): unknown };
+}
+
+/**
+ * cel-go's has() takes any field selection (`has(self[0].matches)`, as Gateway API's rules write it);
+ * cel-js only one rooted in an identifier. Such calls get a has() that checks the selection's type and tests
+ * the field on whatever the operand evaluates to (in place; the AST must not be checked yet).
+ */
+export function allowHasOnAnyOperand(ast: ASTNode): void {
+  const visit = (n: ASTNode): void => {
+    const [name, args] = n.op === 'call' && Array.isArray(n.args) ? (n.args as unknown[]) : [];
+    if (name === 'has' && Array.isArray(args) && args.length === 1 && isNode(args[0]) && args[0].op === '.' && !rootedInIdentifier(args[0])) {
+      const selection = args[0];
+      const macro = {
+        args,
+        async: false,
+        typeCheck: (checker: HasMacroChecker, _m: unknown, ctx: unknown) => (checker.check(selection, ctx), checker.getType('bool')),
+        evaluate: (ev: HasMacroEvaluator, _m: unknown, ctx: unknown) => {
+          const [operand, field] = selection.args as [ASTNode, unknown];
+          const obj = ev.run(operand, ctx);
+          return ev.debugType(obj).fieldLazy(obj, field, selection, ev) !== undefined;
+        },
+      };
+      (n as unknown as { setMeta(key: string, value: unknown): void }).setMeta('macro', macro);
+    }
+    children(n).forEach(visit);
+  };
+  visit(ast);
+}
+
+function rootedInIdentifier(n: ASTNode): boolean {
+  let node = n;
+  while (node.op === '.' || node.op === '.?') node = (node.args as unknown as [ASTNode])[0];
+  return node.op === 'id';
+}
+
 /** 1-based line and 0-based column of an offset, as cel-go's source locations count them. */
 export function locate(source: string, offset: number): { line: number; column: number; text: string } {
   const before = source.slice(0, offset);

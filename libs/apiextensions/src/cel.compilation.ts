@@ -6,7 +6,7 @@
  */
 import { Environment, Optional, type ASTNode } from '@marcbachmann/cel-js';
 import type { JSONSchemaProps } from '@kube/apimachinery';
-import { comprehensionDepth, locate, referencesVariable, useRe2Matches } from './cel.ast';
+import { allowHasOnAnyOperand, comprehensionDepth, locate, referencesVariable, useRe2Matches } from './cel.ast';
 import { registerKubeLibrary } from './cel.library';
 import { celTypeName, DeclTypeBuilder, type DeclType } from './cel.types';
 import { validFieldPath } from './rule-field-path.parser';
@@ -77,6 +77,7 @@ export function formatIssue(source: string, err: unknown): string {
 function checkExpression(env: Environment, source: string, rewrite: boolean): { program: CelProgram; type: string; ast: ASTNode } | { issue: string } {
   try {
     const parsed = env.parse(source);
+    allowHasOnAnyOperand(parsed.ast);
     if (rewrite) useRe2Matches(parsed.ast);
     const checked = parsed.check();
     if (!checked.valid) return { issue: formatIssue(source, checked.error) };

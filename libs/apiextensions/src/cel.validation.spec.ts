@@ -105,3 +105,22 @@ describe('validateCelRules', () => {
     ]);
   });
 });
+
+describe('has() on any field selection (cel-go accepts it, Gateway API HTTPRoute/GRPCRoute use it)', () => {
+  const rules: JSONSchemaProps = {
+    type: 'object',
+    properties: {
+      rules: {
+        type: 'array',
+        maxItems: 16,
+        items: { type: 'object', properties: { matches: { type: 'array', maxItems: 8, items: { type: 'object', properties: { path: { type: 'string' } } } } } },
+        'x-kubernetes-validations': [{ rule: '(self.size() > 0 ? (has(self[0].matches) ? self[0].matches.size() : 0) : 0) <= 1', message: 'at most one match in the first rule' }],
+      },
+    },
+  };
+  it('compiles and evaluates presence on an indexed operand', () => {
+    expect(validateCelRules({ rules: [{ matches: [{ path: '/' }] }] }, rules).map(String)).toEqual([]);
+    expect(validateCelRules({ rules: [{}] }, rules).map(String)).toEqual([]);
+    expect(validateCelRules({ rules: [{ matches: [{ path: '/' }, { path: '/b' }] }] }, rules).map(String)).toEqual(['rules: Invalid value: at most one match in the first rule']);
+  });
+});

@@ -90,9 +90,9 @@ describe('validateOpenAPISchema: strings', () => {
     expect(check(schema, { spec: { cronSpec: 'every minute', name: 'ab', one: 'xy' } })).toEqual([
       "spec.cronSpec: Invalid value: \"every minute\": spec.cronSpec in body should match '^(\\d+|\\*)(/\\d+)?(\\s+(\\d+|\\*)(/\\d+)?){4}$'",
       'spec.name: Invalid value: "ab": spec.name in body should be at least 3 chars long',
-      'spec.one: Too long: may not be more than 1 byte',
+      'spec.one: Too long: must have at most 1 byte',
     ]);
-    expect(check(schema, { spec: { name: 'abcdef' } })).toEqual(['spec.name: Too long: may not be more than 5 bytes']);
+    expect(check(schema, { spec: { name: 'abcdef' } })).toEqual(['spec.name: Too long: must have at most 5 bytes']);
   });
 
   it('validates formats kube supports and ignores the others', () => {
@@ -135,7 +135,7 @@ describe('validateOpenAPISchema: enums, arrays, objects', () => {
     const labels = spec({ labels: { type: 'object', maxProperties: 1, minProperties: 1, additionalProperties: { type: 'string', maxLength: 3 } } });
     expect(check(labels, { spec: { labels: { a: 'long', b: 'x' } } })).toEqual([
       'spec.labels: Too many: 2: must have at most 1 item',
-      'spec.labels.a: Too long: may not be more than 3 bytes',
+      'spec.labels.a: Too long: must have at most 3 bytes',
     ]);
   });
 

@@ -415,7 +415,7 @@ function toFieldError(err: OpenAPIError, fieldPath: string): FieldError {
       return FieldError.notSupported(path, err.value ?? null, (err.values ?? []).map((v) => (typeof v === 'string' ? v : JSON.stringify(v))));
     case 'tooLong': {
       const max = err.limit ?? -1;
-      return new FieldError('FieldValueTooLong', path, max >= 0 ? `may not be more than ${max} ${plural(max, 'byte', 'bytes')}` : 'value is too long');
+      return new FieldError('FieldValueTooLong', path, max >= 0 ? `must have at most ${max} ${plural(max, 'byte', 'bytes')}` : 'value is too long');
     }
     case 'maxItems':
     case 'tooManyProperties': {

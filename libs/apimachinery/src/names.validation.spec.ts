@@ -134,7 +134,7 @@ describe('validateAnnotations', () => {
   it('limits the total size to 256 KiB', () => {
     expect(validateAnnotations({ k: 'x'.repeat(256 * 1024 - 1) }, 'metadata.annotations')).toEqual([]);
     const errs = validateAnnotations({ k: 'x'.repeat(256 * 1024) }, 'metadata.annotations');
-    expect(errs.map(String)).toEqual(['metadata.annotations: Too long: may not be more than 262144 bytes']);
+    expect(errs.map(String)).toEqual(['metadata.annotations: Too long: must have at most 262144 bytes']);
     expect(errs[0].type).toBe('FieldValueTooLong');
   });
 

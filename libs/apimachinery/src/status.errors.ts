@@ -227,8 +227,9 @@ export class FieldError {
   static forbidden(field: string, detail: string): FieldError {
     return new FieldError('FieldValueForbidden', field, detail);
   }
+  /** field.TooLong as kube 1.33 words it ("must have at most 262144 bytes"). */
   static tooLong(field: string, value: unknown, max: number): FieldError {
-    return new FieldError('FieldValueTooLong', field, `may not be more than ${max} bytes`, value, false);
+    return new FieldError('FieldValueTooLong', field, max >= 0 ? `must have at most ${max} ${max === 1 ? 'byte' : 'bytes'}` : 'value is too long', value, false);
   }
   static tooMany(field: string, actual: number, max: number): FieldError {
     return new FieldError('FieldValueTooMany', field, `must have at most ${max} items`, actual, false);
