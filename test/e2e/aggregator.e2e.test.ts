@@ -3,7 +3,7 @@ import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
-import { startTestAggregatedServer, type TestAggregatedServer } from '../support/test-aggregated.server';
+import { startTestAggregatedServer, testAggregatedServerManifests, type TestAggregatedServer } from '../support/test-aggregated.server';
 import { until } from '../support/until';
 
 /** Sends an upgrade request through the front door, then `payload`; resolves with what came back after the 101. */
@@ -81,16 +81,7 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
   });
 
   it('routes a registered aggregated server with the caller identity, marks it unavailable when it dies and recovers', async () => {
-    const manifests = [
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'wardle-server', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: wardle.port }] } },
-      { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'wardle-server', namespace: 'default' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: wardle.port }] }] },
-      {
-        apiVersion: 'apiregistration.k8s.io/v1',
-        kind: 'APIService',
-        metadata: { name: 'v1.wardle.test' },
-        spec: { group: 'wardle.test', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 }, caBundle: Buffer.from(wardle.caPem).toString('base64') },
-      },
-    ];
+    const manifests = testAggregatedServerManifests(wardle);
     for (const m of manifests) {
       const r = await k(['apply', '-f', '-'], JSON.stringify(m));
       expect(r.code, r.stderr).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
-import { startTestAggregatedServer, type TestAggregatedServer } from '../support/test-aggregated.server';
+import { startTestAggregatedServer, testAggregatedServerManifests, type TestAggregatedServer } from '../support/test-aggregated.server';
 import { until } from '../support/until';
 
 const AGGREGATED = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
@@ -15,16 +15,7 @@ describe.each(['1.27', '1.33'])('an aggregated server that serves only legacy di
     stack = await startStack();
     wardle = await startTestAggregatedServer(stack.pki);
     wardle.legacyDiscoveryOnly = true;
-    const manifests = [
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 'wardle-server', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: wardle.port }] } },
-      { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'wardle-server', namespace: 'default' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: wardle.port }] }] },
-      {
-        apiVersion: 'apiregistration.k8s.io/v1',
-        kind: 'APIService',
-        metadata: { name: 'v1.wardle.test' },
-        spec: { group: 'wardle.test', version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 }, caBundle: Buffer.from(wardle.caPem).toString('base64') },
-      },
-    ];
+    const manifests = testAggregatedServerManifests(wardle);
     for (const m of manifests) await ok(['apply', '-f', '-'], JSON.stringify(m));
   });
 

@@ -23,6 +23,20 @@ export interface TestAggregatedServer {
 }
 
 const GROUP = 'wardle.test';
+
+/** The Service, Endpoints and APIService (v1.wardle.test) that register a running test server with a stack. */
+export function testAggregatedServerManifests(server: Pick<TestAggregatedServer, 'port' | 'caPem'>): Array<Record<string, unknown>> {
+  return [
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'wardle-server', namespace: 'default' }, spec: { ports: [{ name: 'https', port: 443, targetPort: server.port }] } },
+    { apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'wardle-server', namespace: 'default' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: server.port }] }] },
+    {
+      apiVersion: 'apiregistration.k8s.io/v1',
+      kind: 'APIService',
+      metadata: { name: 'v1.wardle.test' },
+      spec: { group: GROUP, version: 'v1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 }, caBundle: Buffer.from(server.caPem).toString('base64') },
+    },
+  ];
+}
 const VERSION = 'v1';
 
 /**

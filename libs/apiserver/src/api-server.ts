@@ -500,8 +500,7 @@ function includeObject(query: URLSearchParams): IncludeObject {
 }
 
 function listQuery(query: URLSearchParams): ListQuery {
-  const opts = listOptions(query, false);
-  return { labelSelector: opts.labelSelector, fieldSelector: opts.fieldSelector, resourceVersion: opts.resourceVersion, resourceVersionMatch: opts.resourceVersionMatch, limit: opts.limit, continue: opts.continue };
+  return listOptions(query, false);
 }
 
 /** The options kind kube validates a write's query against (Create/Update/PatchOptions). */

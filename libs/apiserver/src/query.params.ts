@@ -1,4 +1,5 @@
 import { Errors, FieldError } from '@kube/apimachinery';
+import type { ListQuery } from './rest.handler';
 
 /**
  * Query parameters decoded as kube's parameter codec decodes them (apimachinery runtime conversion
@@ -45,14 +46,8 @@ function goQuote(s: string): string {
 
 export type ResourceVersionMatch = 'Exact' | 'NotOlderThan';
 
-/** meta/internalversion ListWatchOptions as a LIST or WATCH request carries them, after kube's defaulting. */
-export interface ListWatchOptions {
-  labelSelector?: string;
-  fieldSelector?: string;
-  resourceVersion?: string;
-  resourceVersionMatch?: string;
-  limit?: number;
-  continue?: string;
+/** meta/internalversion ListOptions as a LIST or WATCH request carries them, after kube's defaulting. */
+export interface ListWatchOptions extends ListQuery {
   watch: boolean;
   allowWatchBookmarks: boolean;
   /** WatchList: undefined when not asked for (and not defaulted). */

@@ -66,18 +66,13 @@ export function validateEventsV1(obj: KubeObject): FieldError[] {
 /** The same printed columns as core/v1 events (kube registers printEvent for both), read from the core form. */
 const columns: TableColumn[] = (eventsResource.tableColumns ?? []).map((c) => ({ ...c, cell: (obj: KubeObject) => c.cell(toCoreEvent(obj)) }));
 
+/** core/v1's Event definition (names, scope, printing) in group events.k8s.io, on core's storage keys. */
 export const eventsV1Resource: ResourceDefinition = {
+  ...eventsResource,
   group: 'events.k8s.io',
-  version: 'v1',
-  kind: 'Event',
-  plural: 'events',
-  singular: 'event',
-  shortNames: ['ev'],
-  namespaced: true,
   storagePrefix: 'events',
   conversion,
   tableColumns: columns,
-  tableAge: false,
   strategy: {
     validate: (obj) => validateEventsV1(obj),
     validateUpdate: (obj) => validateEventsV1(obj),
