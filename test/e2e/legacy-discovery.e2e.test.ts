@@ -33,23 +33,11 @@ describe.each(['1.27', '1.33'])('an aggregated server that serves only legacy di
     expect(listed).toBe(true);
     const r = await stack.request('GET', '/apis', { headers: { Accept: AGGREGATED } });
     const group = r.json<{ items: Array<{ metadata: { name: string }; versions: Array<Record<string, unknown>> }> }>().items.find((g) => g.metadata.name === 'wardle.test');
-    expect(group?.versions).toEqual([
-      {
-        version: 'v1',
-        freshness: 'Current',
-        resources: [
-          {
-            resource: 'flunders',
-            responseKind: { group: '', version: '', kind: 'Flunder' },
-            scope: 'Namespaced',
-            singularResource: 'flunder',
-            verbs: ['get', 'list'],
-            shortNames: ['fl'],
-            categories: ['wardle'],
-            subresources: [{ subresource: 'status', verbs: ['get', 'patch', 'update'], responseKind: { group: '', version: '', kind: 'Flunder' } }],
-          },
-        ],
-      },
+    // The conversion itself is legacy-discovery.converter.spec.ts's: here, that it reaches clients through the merger.
+    const [v1] = group?.versions ?? [];
+    expect(v1).toMatchObject({ version: 'v1', freshness: 'Current' });
+    expect((v1.resources as Array<Record<string, unknown>>).map((r) => [r.resource, r.scope, (r.responseKind as { kind: string }).kind, r.shortNames, (r.subresources as Array<{ subresource: string }>).map((x) => x.subresource)])).toEqual([
+      ['flunders', 'Namespaced', 'Flunder', ['fl'], ['status']],
     ]);
   }, 60_000);
 
