@@ -188,7 +188,7 @@ export class GenericApiServer {
   readonly serveRequest: RequestHandler = async (r) => {
     try {
       if (!r.info.isResourceRequest || !r.user) return await this.serveNonResource(r.req, r.res, r.path, r.query);
-      return await this.serveResource(r.req, r.res, r.info, r.query, r.user);
+      return await this.serveResource(r, r.user);
     } catch (err) {
       return respondWithError(r.res, err);
     }
@@ -287,13 +287,16 @@ export class GenericApiServer {
     return result.code;
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
+  private async serveResource(r: ApiRequest, user: UserInfo): Promise<number> {
+    const { req, res, info, query } = r;
     const handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
     if (!handler) throw this.pathsInstalled ? notFoundPath() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
     const def = handler.def;
     if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();
     const sub = info.subresource ? handler.subresources.get(info.subresource) : undefined;
     if (info.subresource && !sub) throw notFoundPath();
+    // An installed resource: its group, version and resource may label metrics (anything else is "other").
+    r.resolved = true;
     const verbs = servedVerbs(def);
     if (!verbs.includes(info.verb as never) || (sub && !sub.verbs.includes(info.verb as never))) throw Errors.methodNotSupported(handler.gr, info.verb);
     if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);

@@ -33,6 +33,9 @@ export class ApiRequest {
   user: UserInfo | undefined = undefined;
   /** Set by a handler that passed the request on to another server, which counts it in its own metrics. */
   proxied = false;
+  /** Set by the server when the request reached one of its installed resources: only then do its path's group,
+   *  version and resource label metrics (a random path must not make a new series). */
+  resolved = false;
 
   constructor(
     readonly req: IncomingMessage,
