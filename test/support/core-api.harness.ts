@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createServerApp } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiServerLifecycle, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
+import { ApiServerLifecycle, type AuditPolicy, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
@@ -120,7 +120,7 @@ export interface StackHarness extends CoreApiHarness {
  * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
-export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string } = {}): Promise<StackHarness> {
+export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy } = {}): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
@@ -140,6 +140,7 @@ export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; p
         { name: 'extensions', url: `https://127.0.0.1:${extPort}`, caPem: ca },
       ],
       auditLogPath: opts.auditLogPath,
+      auditPolicy: opts.auditPolicy,
     }),
     { logger: ['error', 'warn'] },
   );

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { serverConfigFromEnv, type ServerConfig } from '@kube/apiserver';
+import { loadAuditPolicy, serverConfigFromEnv, type AuditPolicy, type ServerConfig } from '@kube/apiserver';
 import type { AuthorizationMode } from '@kube/authorization';
 import type { ProxyClientCertificate } from './proxy/backend.target';
 
@@ -15,6 +15,8 @@ export interface AggregatorConfig {
   proxyClient: ProxyClientCertificate;
   backends: LocalBackend[];
   auditLogPath?: string;
+  /** KUBE_AUDIT_POLICY_FILE (kube's --audit-policy-file), loaded and validated at start-up. */
+  auditPolicy?: AuditPolicy;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
 }
@@ -22,7 +24,7 @@ export interface AggregatorConfig {
 /**
  * Environment of the aggregator, on top of the common server variables: KUBE_PROXY_CLIENT_CERT_FILE/_KEY_FILE
  * (front-proxy client certificate), KUBE_AGGREGATOR_BACKENDS ("core-api=https://127.0.0.1:6444,…"),
- * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH.
+ * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH, KUBE_AUDIT_POLICY_FILE (a bad policy refuses to start with kube's message).
  */
 export function aggregatorConfigFromEnv(): AggregatorConfig {
   const caFile = process.env.KUBE_BACKEND_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE;
@@ -42,5 +44,15 @@ export function aggregatorConfigFromEnv(): AggregatorConfig {
     proxyClient: { certPem: readFileSync(certFile, 'utf8'), keyPem: readFileSync(keyFile, 'utf8') },
     backends,
     auditLogPath: process.env.KUBE_AUDIT_LOG_PATH,
+    auditPolicy: process.env.KUBE_AUDIT_POLICY_FILE ? auditPolicyFrom(process.env.KUBE_AUDIT_POLICY_FILE) : undefined,
   };
+}
+
+/** kube-apiserver's start-up error for a bad --audit-policy-file (pkg/server/options/audit.go). */
+function auditPolicyFrom(path: string): AuditPolicy {
+  try {
+    return loadAuditPolicy(path);
+  } catch (err) {
+    throw new Error(`loading audit policy file: ${(err as Error).message}`);
+  }
 }

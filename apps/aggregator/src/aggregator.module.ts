@@ -106,7 +106,7 @@ export class AggregatorModule {
           provide: FrontDoor,
           useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents, authz: AuthorizationSet) =>
             new FrontDoor(
-              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, requestLog: s.requestLog, authorizer: authz.authorizer },
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, auditPolicy: config.auditPolicy, requestLog: s.requestLog, authorizer: authz.authorizer },
               local,
               routes,
               discovery,

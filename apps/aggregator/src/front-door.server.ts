@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, ApiRequest, respondWithError, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -20,6 +20,7 @@ export interface FrontDoorOptions {
   maxMutatingRequestsInFlight?: number;
   requestTimeoutMs?: number;
   auditLogPath?: string;
+  auditPolicy?: AuditPolicy;
   requestLog?: RequestLogOptions;
   /** Decides every request, proxied ones and impersonation included, before it is served or proxied (default: allow all). */
   authorizer?: Authorizer;
@@ -47,7 +48,7 @@ export class FrontDoor {
     private readonly agents: BackendAgents,
   ) {
     this.authn = new Authenticator(options.authentication);
-    this.audit = new AuditLog(options.auditLogPath);
+    this.audit = new AuditLog(options.auditLogPath, options.auditPolicy);
     const authorizer = options.authorizer;
     this.chain = buildHandlerChain((r) => this.route(r), {
       ...options,

@@ -25,7 +25,9 @@ export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry
 export { AUTHORIZER } from './authorization/authorizer.token';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';
 export { parseRequestInfo, type RequestInfo } from './request-info';
-export { AuditLog, type AuditEntry } from './logging/audit.log';
+export { AuditLog } from './logging/audit.log';
+export { loadAuditPolicy, parseAuditPolicy, AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy, type PolicyRule, type AuditLevel, type AuditStage } from './audit/audit.policy';
+export type { AuditEvent } from './audit/audit.event';
 export { ApiRequest, respondWithError, type Filter, type RequestHandler, type UpgradeConnection } from './filters/api-request';
 export { buildHandlerChain, type HandlerChainConfig } from './filters/handler-chain';
 export { authorizationAttributes, forbidden, forbiddenMessage } from './filters/with-authorization';

@@ -4,7 +4,7 @@ import type { Authorizer } from '../authorization/authorizer';
 import type { AuditLog } from '../logging/audit.log';
 import type { RequestLog } from '../logging/request.log';
 import type { Filter, RequestHandler } from './api-request';
-import { withAudit } from './with-audit';
+import { withAudit, withFailedAuthenticationAudit } from './with-audit';
 import { withAuthentication } from './with-authentication';
 import { withAuthorization } from './with-authorization';
 import { withImpersonation, type Impersonator } from './with-impersonation';
@@ -51,8 +51,10 @@ export function buildHandlerChain(handler: RequestHandler, c: HandlerChainConfig
     withPanicRecovery,
     withRetryAfter(c.shuttingDown),
     withTimeout(c.requestTimeoutMs),
-    withAudit(c.audit),
+    withFailedAuthenticationAudit(c.audit),
     withAuthentication(c.authenticator),
+    // After authentication, before impersonation, as kube's: the policy sees who authenticated.
+    withAudit(c.audit),
     withImpersonation(c.impersonator),
     withMaxInFlight(c),
     withAuthorization(c.authorizer),

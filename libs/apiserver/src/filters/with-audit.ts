@@ -1,16 +1,202 @@
+import type { ServerResponse } from 'node:http';
+import { auditUser, microTime, objectRef, responseStatus, sourceIPs, withoutManagedFields, type AuditEvent } from '../audit/audit.event';
+import type { AuditDecision, AuditStage } from '../audit/audit.policy';
 import type { AuditLog } from '../logging/audit.log';
-import { whenAnswered, type Filter } from './api-request';
+import type { UserInfo } from '../resource.definition';
+import { whenAnswered, type ApiRequest, type Filter } from './api-request';
+
+/** Bodies larger than this are not copied into an event (kube has no cap; a log line of many MiB helps nobody). */
+const MAX_BODY_BYTES = 1 << 20;
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** Copies of the chunks a stream passes, up to MAX_BODY_BYTES (undefined once over it). */
+class BodyCopy {
+  private chunks: Buffer[] | undefined = [];
+  private size = 0;
+
+  add(chunk: unknown, encoding?: unknown): void {
+    if (!this.chunks || chunk === undefined || chunk === null || typeof chunk === 'function') return;
+    const b = typeof chunk === 'string' ? Buffer.from(chunk, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8') : Buffer.from(chunk as Uint8Array);
+    this.size += b.length;
+    if (this.size > MAX_BODY_BYTES) this.chunks = undefined;
+    else this.chunks.push(b);
+  }
+
+  /** The body as JSON, or undefined when it is none (protobuf, YAML, too large). */
+  json(): unknown {
+    if (!this.chunks?.length) return undefined;
+    try {
+      return JSON.parse(Buffer.concat(this.chunks).toString('utf8'));
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function isJson(res: ServerResponse): boolean {
+  const type = res.getHeader('content-type');
+  return typeof type === 'string' && type.includes('json');
+}
+
+/** One audited request: the event's fixed fields, written again at each stage the policy keeps. */
+class AuditedRequest {
+  private readonly received: string;
+  private readonly requestBody?: BodyCopy;
+  private responseBody?: BodyCopy;
+  private impersonated?: UserInfo;
+
+  constructor(
+    private readonly audit: AuditLog,
+    private readonly r: ApiRequest,
+    private readonly decision: AuditDecision,
+    private readonly user: UserInfo | undefined,
+  ) {
+    this.received = microTime(r.started);
+    const { level } = decision;
+    const info = r.info;
+    // Secrets' bodies only at RequestResponse, whatever a rule says for Request.
+    const secret = info.isResourceRequest && info.group === '' && info.resource === 'secrets';
+    if (!r.longRunning && BODY_METHODS.has(r.req.method ?? '') && (level === 'RequestResponse' || (level === 'Request' && !secret))) {
+      const copy = (this.requestBody = new BodyCopy());
+      // Watching 'data' as it is emitted neither reads the body nor changes its flow: whoever consumes it
+      // (a handler, the proxy's pipe) still does, and we see each chunk as it passes.
+      const req = r.req;
+      const emit = req.emit;
+      req.emit = function (this: typeof req, event: string | symbol, ...args: unknown[]): boolean {
+        if (event === 'data') copy.add(args[0]);
+        return emit.apply(this, [event, ...args] as Parameters<typeof emit>);
+      } as typeof req.emit;
+    }
+    this.watchResponse(level === 'RequestResponse' && !r.longRunning);
+  }
+
+  /** Copies the response body when the level wants it, and a failure's Status for responseStatus at any level. */
+  private watchResponse(bodies: boolean): void {
+    const res = this.r.res;
+    const { write, end, writeHead } = res;
+    const take = (chunk: unknown, encoding: unknown): void => {
+      if (!this.responseBody) {
+        if (!bodies && res.statusCode < 400) return;
+        this.responseBody = new BodyCopy();
+      }
+      this.responseBody.add(chunk, encoding);
+    };
+    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]): boolean {
+      take(chunk, rest[0]);
+      return write.apply(this, [chunk, ...rest] as Parameters<typeof write>);
+    } as typeof res.write;
+    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]): ServerResponse {
+      take(chunk, rest[0]);
+      return end.apply(this, [chunk, ...rest] as Parameters<typeof end>);
+    } as typeof res.end;
+    if (this.r.longRunning) {
+      // kube's ResponseStarted: a watch (or other long-running request) has its headers out.
+      let started = false;
+      res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+        const out = writeHead.apply(res, args);
+        if (!started) {
+          started = true;
+          this.emit('ResponseStarted', res.statusCode);
+        }
+        return out;
+      }) as typeof res.writeHead;
+    }
+  }
+
+  requestReceived(): void {
+    this.emit('RequestReceived', 0);
+  }
+
+  complete(code: number, impersonated: UserInfo | undefined): void {
+    this.impersonated = impersonated;
+    this.emit('ResponseComplete', code);
+  }
+
+  panic(err: unknown): void {
+    this.emit('Panic', 500, { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 });
+  }
+
+  private emit(stage: AuditStage, code: number, status?: AuditEvent['responseStatus']): void {
+    const { decision, r } = this;
+    if (decision.omitStages.has(stage)) return;
+    const final = stage === 'ResponseComplete' || stage === 'Panic';
+    const trim = decision.omitManagedFields ? withoutManagedFields : (o: unknown): unknown => o;
+    const requestObject = final ? this.requestBody?.json() : undefined;
+    const response = final && code ? this.responseBody?.json() : undefined;
+    const event: AuditEvent = {
+      kind: 'Event',
+      apiVersion: 'audit.k8s.io/v1',
+      level: decision.level,
+      auditID: r.requestId,
+      stage,
+      requestURI: r.req.url ?? '/',
+      verb: r.info.verb,
+      user: this.user ? auditUser(this.user) : {},
+      impersonatedUser: this.impersonated && auditUser(this.impersonated),
+      sourceIPs: sourceIPs(r.req),
+      userAgent: r.req.headers['user-agent'],
+      objectRef: objectRef(r.info, requestObject),
+      responseStatus: status ?? (code ? responseStatus(code, response) : undefined),
+      requestObject: requestObject === undefined ? undefined : trim(requestObject),
+      responseObject: response !== undefined && decision.level === 'RequestResponse' && isJson(r.res) ? trim(response) : undefined,
+      requestReceivedTimestamp: this.received,
+      stageTimestamp: microTime(),
+    };
+    this.audit.write(event);
+  }
+}
 
 /**
- * kube's WithAudit: one audit event per finished request (who, what, answer, latency) when an audit log is
- * configured, else nothing at all on the hot path. It sits outside authentication so refused requests are
- * audited too (kube's WithFailedAuthenticationAudit).
+ * kube's WithAudit, after authentication: the policy decides the request's level from who asks and what for;
+ * at None the request passes untouched, else it gets an audit.k8s.io/v1 Event at each stage the policy keeps,
+ * with its request and response bodies only when the level asks for them.
  */
 export function withAudit(audit: AuditLog | undefined): Filter {
   if (!audit?.enabled) return (next) => next;
+  return (next) => async (r) => {
+    const user = r.user;
+    const decision = audit.policy.decide({ user, info: r.info });
+    if (decision.level === 'None') return next(r);
+    const audited = new AuditedRequest(audit, r, decision, user);
+    audited.requestReceived();
+    let code: number;
+    try {
+      code = await next(r);
+    } catch (err) {
+      audited.panic(err);
+      throw err;
+    }
+    audited.complete(code || r.res.statusCode, r.user !== user ? r.user : undefined);
+    return code;
+  };
+}
+
+/**
+ * kube's WithFailedAuthenticationAudit, before authentication: a request refused there never reaches withAudit,
+ * so it is audited here (no user, stage ResponseStarted, as kube writes it).
+ */
+export function withFailedAuthenticationAudit(audit: AuditLog | undefined): Filter {
+  if (!audit?.enabled) return (next) => next;
   return (next) =>
     whenAnswered(next, (r, code) => {
-      const method = r.req.method ?? '';
-      audit.write({ requestId: r.requestId, user: r.user?.name ?? '', groups: r.user?.groups ?? [], verb: method, method, uri: r.req.url ?? '/', code, latencyMs: Number((process.hrtime.bigint() - r.started) / 1_000_000n), sourceIP: r.req.socket.remoteAddress ?? '' });
+      if (r.user) return;
+      const decision = audit.policy.decide({ user: undefined, info: r.info });
+      if (decision.level === 'None' || decision.omitStages.has('ResponseStarted')) return;
+      audit.write({
+        kind: 'Event',
+        apiVersion: 'audit.k8s.io/v1',
+        level: decision.level,
+        auditID: r.requestId,
+        stage: 'ResponseStarted',
+        requestURI: r.req.url ?? '/',
+        verb: r.info.verb,
+        user: {},
+        sourceIPs: sourceIPs(r.req),
+        userAgent: r.req.headers['user-agent'],
+        objectRef: objectRef(r.info),
+        responseStatus: { metadata: {}, message: 'Authentication failed, attempted: certificate, token', code },
+        requestReceivedTimestamp: microTime(r.started),
+        stageTimestamp: microTime(),
+      });
     });
 }

@@ -1,32 +1,27 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import type { AuditEvent } from '../audit/audit.event';
+import { AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy } from '../audit/audit.policy';
 
-export interface AuditEntry {
-  requestId: string;
-  user: string;
-  groups: string[];
-  verb: string;
-  method: string;
-  uri: string;
-  code: number;
-  latencyMs: number;
-  sourceIP: string;
-}
-
-/** One JSON line per request (who, verb, resource, code, latency) to a file or stdout ("-"). */
+/**
+ * kube's log backend: one audit.k8s.io/v1 Event per JSON line to a file or stdout ("-"), for the requests and
+ * stages the policy asks for (without a policy: every request at Metadata, once it completed).
+ */
 export class AuditLog {
   private readonly out?: WriteStream | NodeJS.WriteStream;
+  readonly policy: AuditPolicyChecker;
 
-  constructor(path: string | undefined) {
+  constructor(path: string | undefined, policy: AuditPolicy = DEFAULT_AUDIT_POLICY) {
     if (path === '-') this.out = process.stdout;
     else if (path) this.out = createWriteStream(path, { flags: 'a' });
+    this.policy = new AuditPolicyChecker(policy);
   }
 
   get enabled(): boolean {
     return this.out !== undefined;
   }
 
-  write(entry: AuditEntry): void {
-    this.out?.write(`${JSON.stringify({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', ...entry, timestamp: new Date().toISOString() })}\n`);
+  write(event: AuditEvent): void {
+    this.out?.write(`${JSON.stringify(event)}\n`);
   }
 
   close(): void {
