@@ -1,5 +1,8 @@
 import { createServer, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AuditEvent } from '../audit/audit.event';
+import type { AuditPolicy } from '../audit/audit.policy';
+import { AuditLog } from '../logging/audit.log';
 import { ApiRequest, type Filter, type RequestHandler } from './api-request';
 import { withRequestInfo } from './with-request-info';
 
@@ -11,7 +14,7 @@ export interface TestResponse {
 }
 
 export interface TestServer {
-  request(method: string, path: string, headers?: Record<string, string>): Promise<TestResponse>;
+  request(method: string, path: string, headers?: Record<string, string>, body?: string): Promise<TestResponse>;
   close(): Promise<void>;
 }
 
@@ -33,7 +36,7 @@ export async function serveFilters(filters: Filter[], handler: RequestHandler = 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    request: (method, path, headers = {}) =>
+    request: (method, path, headers = {}, body) =>
       new Promise<TestResponse>((resolve, reject) => {
         const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
           const chunks: Buffer[] = [];
@@ -45,7 +48,7 @@ export async function serveFilters(filters: Filter[], handler: RequestHandler = 
           res.on('error', reject);
         });
         req.on('error', reject);
-        req.end();
+        req.end(body);
       }),
     close: () =>
       new Promise<void>((resolve) => {
@@ -53,4 +56,18 @@ export async function serveFilters(filters: Filter[], handler: RequestHandler = 
         server.close(() => resolve());
       }),
   };
+}
+
+/** An audit log that keeps its events in memory. */
+export class MemoryAudit extends AuditLog {
+  readonly events: AuditEvent[] = [];
+  constructor(policy?: AuditPolicy) {
+    super(undefined, policy);
+  }
+  override get enabled(): boolean {
+    return true;
+  }
+  override write(event: AuditEvent): void {
+    this.events.push(event);
+  }
 }

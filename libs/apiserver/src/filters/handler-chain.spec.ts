@@ -3,31 +3,15 @@ import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Authenticator } from '../authentication';
 import { serveUpgrades } from '../https.listener';
-import type { AuditEvent } from '../audit/audit.event';
-import { AuditLog } from '../logging/audit.log';
 import { RequestLog } from '../logging/request.log';
 import { ApiRequest, type RequestHandler } from './api-request';
-import { echo } from './filter.testing';
+import { echo, MemoryAudit } from './filter.testing';
 import { buildHandlerChain } from './handler-chain';
 
 const TOKENS = new Map([
   ['admin-token', { name: 'admin', groups: ['system:masters', 'system:authenticated'] }],
   ['bob-token', { name: 'bob', groups: ['system:authenticated'] }],
 ]);
-
-/** An audit log that keeps its events in memory. */
-class MemoryAudit extends AuditLog {
-  readonly entries: AuditEvent[] = [];
-  constructor() {
-    super(undefined);
-  }
-  override get enabled(): boolean {
-    return true;
-  }
-  override write(entry: AuditEvent): void {
-    this.entries.push(entry);
-  }
-}
 
 /** Sends raw HTTP/1.1 and resolves with everything the server wrote until it closed the connection. */
 function raw(port: number, text: string): Promise<string> {
@@ -68,13 +52,13 @@ describe('buildHandlerChain', () => {
     expect(((await impersonating.json()) as { message: string }).message).toBe('pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "dev"');
     expect((await fetch(`${url}/api/v1/pods`, { headers: { 'Audit-ID': 'nobody-1' } })).status).toBe(401);
     // kube's events: the authenticated user, whom it impersonated, and a refusal's Status.
-    expect(audit.entries.map((e) => [e.stage, e.user.username, e.impersonatedUser?.username, e.responseStatus?.code])).toEqual([
+    expect(audit.events.map((e) => [e.stage, e.user.username, e.impersonatedUser?.username, e.responseStatus?.code])).toEqual([
       ['ResponseComplete', 'admin', undefined, 200],
       ['ResponseComplete', 'admin', 'bob', 403],
       ['ResponseStarted', undefined, undefined, 401],
     ]);
-    expect(audit.entries[1].responseStatus).toMatchObject({ status: 'Failure', reason: 'Forbidden', message: 'pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "dev"' });
-    expect(audit.entries[2].auditID).toBe('nobody-1');
+    expect(audit.events[1].responseStatus).toMatchObject({ status: 'Failure', reason: 'Forbidden', message: 'pods is forbidden: User "bob" cannot list resource "pods" in API group "" in the namespace "dev"' });
+    expect(audit.events[2].auditID).toBe('nobody-1');
   });
 
   it('passes upgrade requests through the same chain: refused ones get a Status and a closed connection', async () => {

@@ -2,33 +2,133 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@kube/testing';
+import type { AuditPolicy } from '../audit/audit.policy';
 import { AuditLog } from '../logging/audit.log';
-import { serveFilters, type TestServer } from './filter.testing';
-import { withAudit } from './with-audit';
+import type { Filter, RequestHandler } from './api-request';
+import { MemoryAudit, serveFilters, type TestServer } from './filter.testing';
+import { withAudit, withFailedAuthenticationAudit } from './with-audit';
 import { withRequestId } from './with-request-id';
+
+/** Authentication, as far as these specs need it: bob with a token, else 401. */
+const asBob: Filter = (next) => async (r) => {
+  if (!r.req.headers.authorization) {
+    r.res.writeHead(401).end();
+    return 401;
+  }
+  r.user = { name: 'bob', uid: 'u-1', groups: ['ops', 'system:authenticated'] };
+  return next(r);
+};
+
+/** Reads the request body and answers it back as the created object, with managedFields, or a Status for "fail". */
+const created: RequestHandler = async (r) => {
+  const chunks: Buffer[] = [];
+  for await (const c of r.req) chunks.push(c as Buffer);
+  const body = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { metadata?: { name?: string } };
+  if (body.metadata?.name === 'fail') {
+    r.res.writeHead(409, { 'Content-Type': 'application/json' }).end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'configmaps "fail" already exists', reason: 'AlreadyExists', details: { name: 'fail', kind: 'configmaps' }, code: 409 }));
+    return 409;
+  }
+  r.res.writeHead(201, { 'Content-Type': 'application/json' }).end(JSON.stringify({ ...body, metadata: { ...body.metadata, uid: 'x', managedFields: [{ manager: 'kubectl' }] } }));
+  return 201;
+};
+
+const policy = (rules: AuditPolicy['rules'], extra: Partial<AuditPolicy> = {}): AuditPolicy => ({ apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules, ...extra });
+const headers = { Authorization: 'Bearer x', 'Audit-ID': 'audit-1', 'User-Agent': 'kubectl/v1.33.0', 'Content-Type': 'application/json' };
+const MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 
 describe('withAudit', () => {
   let server: TestServer;
   afterEach(() => server.close());
 
-  it('writes one audit event per finished request with who asked and the answer', async () => {
+  async function serve(audit: AuditLog, handler: RequestHandler = created): Promise<TestServer> {
+    server = await serveFilters([withRequestId({ trusted: () => true }), withFailedAuthenticationAudit(audit), asBob, withAudit(audit)], handler);
+    return server;
+  }
+
+  it("writes kube's audit.k8s.io/v1 Event at Metadata: who, what, the answer, and no bodies", async () => {
+    const audit = new MemoryAudit(policy([{ level: 'Metadata' }]));
+    await serve(audit);
+    expect((await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'c' }, data: { k: 'v' } }))).status).toBe(201);
+    expect(audit.events.map((e) => e.stage)).toEqual(['RequestReceived', 'ResponseComplete']);
+    const e = audit.events[1];
+    expect(Object.keys(JSON.parse(JSON.stringify(e)) as object)).toEqual(['kind', 'apiVersion', 'level', 'auditID', 'stage', 'requestURI', 'verb', 'user', 'sourceIPs', 'userAgent', 'objectRef', 'responseStatus', 'requestReceivedTimestamp', 'stageTimestamp']);
+    expect(e).toMatchObject({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', auditID: 'audit-1', stage: 'ResponseComplete', requestURI: '/api/v1/namespaces/a/configmaps', verb: 'create', user: { username: 'bob', uid: 'u-1', groups: ['ops', 'system:authenticated'] }, sourceIPs: ['127.0.0.1'], userAgent: 'kubectl/v1.33.0', objectRef: { resource: 'configmaps', namespace: 'a', apiVersion: 'v1' }, responseStatus: { metadata: {}, code: 201 } });
+    expect(e.requestObject).toBeUndefined();
+    expect(e.responseObject).toBeUndefined();
+    expect(e.requestReceivedTimestamp).toMatch(MICRO);
+    expect(e.stageTimestamp).toMatch(MICRO);
+    expect(e.requestReceivedTimestamp <= e.stageTimestamp).toBe(true);
+    expect(audit.events[0].responseStatus).toBeUndefined();
+  });
+
+  it('records the bodies at RequestResponse, without managedFields when the rule omits them, and a failure as its Status', async () => {
+    const audit = new MemoryAudit(policy([{ level: 'RequestResponse', omitManagedFields: true }], { omitStages: ['RequestReceived'] }));
+    await serve(audit);
+    await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'c' }, data: { k: 'v' } }));
+    await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'fail' } }));
+    expect(audit.events.map((e) => e.stage)).toEqual(['ResponseComplete', 'ResponseComplete']);
+    expect(audit.events[0]).toMatchObject({ objectRef: { name: 'c' }, requestObject: { metadata: { name: 'c' }, data: { k: 'v' } }, responseObject: { metadata: { name: 'c', uid: 'x' }, data: { k: 'v' } } });
+    expect((audit.events[0].responseObject as { metadata: Record<string, unknown> }).metadata.managedFields).toBeUndefined();
+    expect(audit.events[1].responseStatus).toEqual({ metadata: {}, status: 'Failure', message: 'configmaps "fail" already exists', reason: 'AlreadyExists', details: { name: 'fail', kind: 'configmaps' }, code: 409 });
+  });
+
+  it('keeps the Status of a failure at Metadata too, but never its body', async () => {
+    const audit = new MemoryAudit(policy([{ level: 'Metadata' }], { omitStages: ['RequestReceived'] }));
+    await serve(audit);
+    await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'fail' } }));
+    expect(audit.events[0].responseStatus).toMatchObject({ status: 'Failure', reason: 'AlreadyExists', code: 409 });
+    expect(audit.events[0].responseObject).toBeUndefined();
+  });
+
+  it("never records a secret's request body below RequestResponse, while a configmap's is at Request", async () => {
+    const audit = new MemoryAudit(policy([{ level: 'Request' }], { omitStages: ['RequestReceived'] }));
+    await serve(audit);
+    await server.request('POST', '/api/v1/namespaces/a/secrets', headers, JSON.stringify({ metadata: { name: 's' }, stringData: { password: 'hunter2' } }));
+    await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'c' } }));
+    expect(JSON.stringify(audit.events[0])).not.toContain('hunter2');
+    expect(audit.events[0]).toMatchObject({ level: 'Request', objectRef: { resource: 'secrets' } });
+    expect(audit.events[1]).toMatchObject({ level: 'Request', requestObject: { metadata: { name: 'c' } } });
+    expect(audit.events[1].responseObject).toBeUndefined();
+  });
+
+  it('writes nothing for a request at None, and ResponseStarted for a watch', async () => {
+    const audit = new MemoryAudit(policy([{ level: 'None', resources: [{ resources: ['configmaps'] }] }, { level: 'Metadata' }], { omitStages: ['RequestReceived'] }));
+    await serve(audit, async (r) => {
+      r.res.writeHead(200, { 'Content-Type': 'application/json' });
+      r.res.end('{}');
+      return 200;
+    });
+    await server.request('GET', '/api/v1/namespaces/a/configmaps', headers);
+    expect(audit.events).toEqual([]);
+    await server.request('GET', '/api/v1/namespaces/a/secrets?watch=true', headers);
+    expect(audit.events.map((e) => [e.stage, e.verb, e.responseStatus?.code])).toEqual([
+      ['ResponseStarted', 'watch', 200],
+      ['ResponseComplete', 'watch', 200],
+    ]);
+  });
+
+  it('audits a request refused by authentication, without a user', async () => {
+    const audit = new MemoryAudit(policy([{ level: 'Metadata' }]));
+    await serve(audit);
+    await server.request('GET', '/api/v1/pods', { 'Audit-ID': 'nobody' });
+    expect(audit.events).toEqual([expect.objectContaining({ stage: 'ResponseStarted', auditID: 'nobody', user: {}, responseStatus: expect.objectContaining({ code: 401 }) })]);
+  });
+
+  it('writes JSON lines to its file, one event per finished request without a policy', async () => {
     const path = join(tempDir('with-audit'), 'audit.log');
     const audit = new AuditLog(path);
-    server = await serveFilters([withRequestId({ trusted: () => true }), withAudit(audit)], async (r) => {
-      r.user = { name: 'bob', groups: ['ops'] };
-      r.res.writeHead(403).end();
-      return 403;
-    });
-    await server.request('PUT', '/api/v1/namespaces/a/configmaps/c', { 'Audit-ID': 'audited-1' });
+    await serve(audit);
+    await server.request('PUT', '/api/v1/namespaces/a/configmaps/c', headers, '{}');
     audit.close();
-    const lines = async (): Promise<Array<Record<string, unknown>>> => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
-    for (let i = 0; i < 100 && (await lines()).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await lines()).toEqual([expect.objectContaining({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', stage: 'ResponseComplete', requestId: 'audited-1', user: 'bob', groups: ['ops'], verb: 'PUT', uri: '/api/v1/namespaces/a/configmaps/c', code: 403 })]);
+    const lines = (): Array<Record<string, unknown>> => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
+    for (let i = 0; i < 100 && lines().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines()).toEqual([expect.objectContaining({ kind: 'Event', level: 'Metadata', stage: 'ResponseComplete', auditID: 'audit-1', verb: 'update', objectRef: { resource: 'configmaps', namespace: 'a', name: 'c', apiVersion: 'v1' } })]);
   });
 
   it('is not in the chain at all without an audit log', () => {
     const next = async (): Promise<number> => 200;
     expect(withAudit(undefined)(next)).toBe(next);
     expect(withAudit(new AuditLog(undefined))(next)).toBe(next);
+    expect(withFailedAuthenticationAudit(undefined)(next)).toBe(next);
   });
 });
