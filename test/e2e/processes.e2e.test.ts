@@ -11,7 +11,7 @@
  * - after a kubectl session, each process's own /metrics has kube's request, in-flight, etcd and watch series,
  *   the aggregator's APIService availability, and NATS registration traffic, with counts.
  */
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,17 +145,27 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
     expect(lines.at(-1)).toMatchObject({ level: 'fatal', component: 'aggregator', context: 'Bootstrap', msg: expect.stringContaining('KUBE_PROXY_CLIENT_CERT_FILE') });
   });
 
+  it("refuses to start with a bad audit policy, with kube-apiserver's message", async () => {
+    const policyFile = join(dir, 'bad-policy.yaml');
+    writeFileSync(policyFile, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Everything\n');
+    const env = { PATH: process.env.PATH, KUBE_TLS_CERT_FILE: pki.apiserverCert, KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey, KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert, KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey, KUBE_AUDIT_POLICY_FILE: policyFile };
+    const broken = new SupervisedProcess({ name: 'aggregator', command: process.execPath, args: [join(ROOT, 'dist/apps/aggregator/src/main.js')], env });
+    expect(await broken.exited).toEqual({ code: 1, signal: null });
+    const lines = broken.output().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.at(-1)).toMatchObject({ level: 'fatal', msg: expect.stringContaining(`loading audit policy file: rules[0].level: Unsupported value: "Everything": supported values: "None", "Metadata", "Request", "RequestResponse": from file ${policyFile}`) });
+  });
+
   it('names a proxied request by one id in the response, the audit line and both services\' request lines', async () => {
     const r = await get('aggregator', '/api/v1/namespaces/procs');
     expect(r.status).toBe(200);
     const id = r.headers['audit-id'] as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
     const lines = (service: Service): Array<Record<string, unknown>> => jsonLines(service).filter((l) => l.context === 'Request' && l.requestId === id);
-    const audit = (): Array<Record<string, unknown>> => (existsSync(auditLogPath) ? readFileSync(auditLogPath, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.requestId === id);
+    const audit = (): Array<Record<string, unknown>> => (existsSync(auditLogPath) ? readFileSync(auditLogPath, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.auditID === id);
     expect(await until(async () => lines('aggregator').length > 0 && lines('core-api').length > 0 && audit().length > 0, 5_000)).toBe(true);
     expect(lines('aggregator')).toEqual([expect.objectContaining({ component: 'aggregator', server: 'aggregator', msg: 'request', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
     expect(lines('core-api')).toEqual([expect.objectContaining({ component: 'core-api', server: 'core-api', msg: 'request', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
-    expect(audit()).toEqual([expect.objectContaining({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', uri: '/api/v1/namespaces/procs', code: 200, user: 'kubernetes-admin' })]);
+    expect(audit()).toEqual([expect.objectContaining({ kind: 'Event', apiVersion: 'audit.k8s.io/v1', level: 'Metadata', stage: 'ResponseComplete', verb: 'get', requestURI: '/api/v1/namespaces/procs', responseStatus: { metadata: {}, code: 200 }, user: expect.objectContaining({ username: 'kubernetes-admin' }) })]);
     // A client's own well-formed id is kept all the way through.
     const kept = await get('aggregator', '/api/v1/namespaces/procs', { 'Audit-ID': 'kubectl-session-42' });
     expect(kept.headers['audit-id']).toBe('kubectl-session-42');

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { decodeKubeProtobuf } from '@kube/apimachinery';
 import { auditUser, microTime, objectRef, responseStatus, sourceIPs, withoutManagedFields, type AuditEvent } from '../audit/audit.event';
 import type { AuditDecision, AuditStage } from '../audit/audit.policy';
 import type { AuditLog } from '../logging/audit.log';
@@ -7,6 +8,7 @@ import { whenAnswered, type ApiRequest, type Filter } from './api-request';
 
 /** Bodies larger than this are not copied into an event (kube has no cap; a log line of many MiB helps nobody). */
 const MAX_BODY_BYTES = 1 << 20;
+const PROTOBUF_MAGIC = Buffer.from('k8s\0', 'latin1');
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Copies of the chunks a stream passes, up to MAX_BODY_BYTES (undefined once over it). */
@@ -22,20 +24,16 @@ class BodyCopy {
     else this.chunks.push(b);
   }
 
-  /** The body as JSON, or undefined when it is none (protobuf, YAML, too large). */
+  /** The body as an object (JSON, or Kubernetes protobuf as kubectl sends it), or undefined (YAML, too large, other). */
   json(): unknown {
     if (!this.chunks?.length) return undefined;
+    const body = Buffer.concat(this.chunks);
     try {
-      return JSON.parse(Buffer.concat(this.chunks).toString('utf8'));
+      return body.subarray(0, 4).equals(PROTOBUF_MAGIC) ? decodeKubeProtobuf(body).object : JSON.parse(body.toString('utf8'));
     } catch {
       return undefined;
     }
   }
-}
-
-function isJson(res: ServerResponse): boolean {
-  const type = res.getHeader('content-type');
-  return typeof type === 'string' && type.includes('json');
 }
 
 /** One audited request: the event's fixed fields, written again at each stage the policy keeps. */
@@ -138,7 +136,7 @@ class AuditedRequest {
       objectRef: objectRef(r.info, requestObject),
       responseStatus: status ?? (code ? responseStatus(code, response) : undefined),
       requestObject: requestObject === undefined ? undefined : trim(requestObject),
-      responseObject: response !== undefined && decision.level === 'RequestResponse' && isJson(r.res) ? trim(response) : undefined,
+      responseObject: response !== undefined && decision.level === 'RequestResponse' ? trim(response) : undefined,
       requestReceivedTimestamp: this.received,
       stageTimestamp: microTime(),
     };
