@@ -41,7 +41,6 @@ class AuditedRequest {
   private readonly received: string;
   private readonly requestBody?: BodyCopy;
   private responseBody?: BodyCopy;
-  private impersonated?: UserInfo;
 
   constructor(
     private readonly audit: AuditLog,
@@ -105,8 +104,7 @@ class AuditedRequest {
     this.emit('RequestReceived', 0);
   }
 
-  complete(code: number, impersonated: UserInfo | undefined): void {
-    this.impersonated = impersonated;
+  complete(code: number): void {
     this.emit('ResponseComplete', code);
   }
 
@@ -130,7 +128,8 @@ class AuditedRequest {
       requestURI: r.req.url ?? '/',
       verb: r.info.verb,
       user: this.user ? auditUser(this.user) : {},
-      impersonatedUser: this.impersonated && auditUser(this.impersonated),
+      // with-impersonation runs after us: a different user by now is whom the request impersonates.
+      impersonatedUser: r.user && r.user !== this.user ? auditUser(r.user) : undefined,
       sourceIPs: sourceIPs(r.req),
       userAgent: r.req.headers['user-agent'],
       objectRef: objectRef(r.info, requestObject),
@@ -164,7 +163,7 @@ export function withAudit(audit: AuditLog | undefined): Filter {
       audited.panic(err);
       throw err;
     }
-    audited.complete(code || r.res.statusCode, r.user !== user ? r.user : undefined);
+    audited.complete(code || r.res.statusCode);
     return code;
   };
 }
