@@ -24,6 +24,15 @@ export { installLastResortHandlers, type ProcessEvents } from './logging/last-re
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
 export { AUTHORIZER } from './authorization/authorizer.token';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';
+export {
+  DelegatingAuthorizer,
+  DELEGATING_AUTHORIZATION_DEFAULTS,
+  subjectAccessReviewSpec,
+  type DelegatingAuthorizerOptions,
+  type SubjectAccessReviewer,
+  type SubjectAccessReviewSpec,
+  type SubjectAccessReviewStatus,
+} from './authorization/delegating.authorizer';
 export { parseRequestInfo, type RequestInfo } from './request-info';
 export { AuditLog } from './logging/audit.log';
 export { loadAuditPolicy, parseAuditPolicy, AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy, type PolicyRule, type AuditLevel, type AuditStage } from './audit/audit.policy';

@@ -1,5 +1,8 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, type ApiServerModuleOptions } from '../api-server.module';
+import type { Authorizer } from '../authorization/authorizer';
+import { DelegatingAuthorizer } from '../authorization/delegating.authorizer';
+import { ApiClient } from './api.client';
 import { SelfRegistrationModule, type ApiServiceIdentity } from './apiservice.registrar';
 import type { AggregatedServerOptions } from './aggregated-server.main';
 
@@ -9,17 +12,29 @@ export interface AggregatedApiServerModuleOptions extends AggregatedServerOption
 }
 
 /**
+ * The authorizer of an aggregated server: one given in its config, else a DelegatingAuthorizer asking the
+ * control plane it registers with (unless AlwaysAllow was asked for), else none (everything allowed).
+ */
+export function aggregatedAuthorizer(options: AggregatedServerOptions): Authorizer | undefined {
+  if (options.config.server.authorizer) return options.config.server.authorizer;
+  if (!options.registration || options.authorizationMode === 'AlwaysAllow') return undefined;
+  const client = new ApiClient(options.registration.target);
+  return new DelegatingAuthorizer((spec) => client.subjectAccessReview(spec));
+}
+
+/**
  * An aggregated API server in one import: the generic server with its resources and admission
- * (ApiServerModule), and its APIService registered through the aggregator when `registration` is given
- * (runAggregatedServer passes it from KUBE_REGISTER_URL).
+ * (ApiServerModule), its requests authorized by the control plane (aggregatedAuthorizer), and its APIService
+ * registered through the aggregator when `registration` is given (runAggregatedServer passes it from KUBE_REGISTER_URL).
  */
 @Module({})
 export class AggregatedApiServerModule {
   static forRoot(options: AggregatedApiServerModuleOptions): DynamicModule {
+    const config = { ...options.config, server: { ...options.config.server, authorizer: aggregatedAuthorizer(options) } };
     return {
       module: AggregatedApiServerModule,
       imports: [
-        ApiServerModule.forRoot({ config: options.config, resources: options.resources, admission: options.admission }),
+        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission }),
         ...SelfRegistrationModule.when(options.apiService, options.registration),
       ],
     };

@@ -14,10 +14,25 @@ import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.regis
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
 
+/**
+ * How an aggregated server authorizes requests (KUBE_AUTHORIZATION_MODE): `Delegating` asks the control plane
+ * with a SubjectAccessReview (the default when it has a client of the control plane, i.e. registration),
+ * `AlwaysAllow` trusts whoever the front proxy says (kube's AlwaysAllow mode).
+ */
+export type AggregatedAuthorizationMode = 'Delegating' | 'AlwaysAllow';
+
 /** What every aggregated server module takes: the generic config and, optionally, its registration. */
 export interface AggregatedServerOptions {
   config: ServerConfig;
   registration?: RegistrationOptions;
+  authorizationMode?: AggregatedAuthorizationMode;
+}
+
+/** KUBE_AUTHORIZATION_MODE: Delegating (default) or AlwaysAllow. */
+export function authorizationModeFromEnv(env: Env): AggregatedAuthorizationMode {
+  const mode = env.KUBE_AUTHORIZATION_MODE || 'Delegating';
+  if (mode !== 'Delegating' && mode !== 'AlwaysAllow') throw new Error(`KUBE_AUTHORIZATION_MODE must be Delegating or AlwaysAllow, not ${JSON.stringify(mode)}`);
+  return mode;
 }
 
 export interface AggregatedServerSpec {
@@ -59,7 +74,8 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   env.KUBE_TLS_CERT_FILE = serving.certFile;
   env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
   const registration = registrationFromEnv(env, serving);
-  const module = spec.module({ config: announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration), registration });
+  const config = announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration);
+  const module = spec.module({ config, registration, authorizationMode: authorizationModeFromEnv(env) });
   const app = await createServerApp(module, { logger: appLogger(spec.component) });
   app.enableShutdownHooks();
   return app;

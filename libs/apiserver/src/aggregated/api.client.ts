@@ -18,6 +18,7 @@ import {
   ServerConfiguration,
 } from '@kubernetes/client-node';
 import { StatusError, type Status, type StatusReason } from '@kube/apimachinery';
+import type { SubjectAccessReviewSpec, SubjectAccessReviewStatus } from '../authorization/delegating.authorizer';
 
 /** Where and as whom to talk to the control plane: the aggregator URL and a client certificate. */
 export interface RegistrationTarget {
@@ -81,6 +82,13 @@ export class ApiClient {
   /** One object, as the server's Status when refused. */
   read<T extends KubernetesObject = KubernetesObject>(apiVersion: string, kind: string, name: string, namespace?: string): Promise<T> {
     return this.call(`get ${kind} ${name}`, () => this.objects.read<T>({ apiVersion, kind, metadata: { name, namespace } }));
+  }
+
+  /** Asks the control plane whether `spec`'s user may do what it says (a SubjectAccessReview, nothing stored). */
+  async subjectAccessReview(spec: SubjectAccessReviewSpec): Promise<SubjectAccessReviewStatus> {
+    const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec };
+    const answer = await this.call('create subjectaccessreviews', () => this.objects.create(review));
+    return ((answer as { status?: SubjectAccessReviewStatus }).status ?? { allowed: false });
   }
 
   close(): void {

@@ -17,5 +17,5 @@ export { ApiClient, kubeConfigFor, statusErrorOf, type RegistrationTarget } from
 export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
-export { runAggregatedServer, startAggregatedServer, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
-export { AggregatedApiServerModule, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
+export { authorizationModeFromEnv, runAggregatedServer, startAggregatedServer, type AggregatedAuthorizationMode, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
+export { AggregatedApiServerModule, aggregatedAuthorizer, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
