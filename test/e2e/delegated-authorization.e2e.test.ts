@@ -1,0 +1,109 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import type { INestApplicationContext } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiServerLifecycle } from '@kube/apiserver';
+import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
+import { bootAggregatedServer } from '../support/aggregated-server.boot';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+import { kubectlSession } from '../support/kubectl.session';
+import { until } from '../support/until';
+import { userKubeconfig } from '../support/user.kubeconfig';
+
+/**
+ * The wardle server authorizes on its own, by SubjectAccessReview to the control plane (DelegatingAuthorizer):
+ * requests that reach it without passing the front door's RBAC (straight to its port, with front-proxy
+ * headers or a client certificate) are refused by wardle itself until RBAC allows them.
+ */
+let stack: StackHarness;
+let wardle: INestApplicationContext;
+const ns = 'delegated';
+const admin = kubectlSession('1.33', () => stack.kubeconfig);
+const pem = (path: string): string => readFileSync(path, 'utf8');
+const flundersPath = `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`;
+
+/** A GET straight to wardle as its front proxy would send it: the front-proxy client certificate and X-Remote-* headers. */
+function viaFrontProxyHeaders(path: string, user: string): Promise<{ status: number; body: { message?: string; reason?: string } | string }> {
+  const port = wardle.get(ApiServerLifecycle).port;
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'GET',
+        ca: pem(stack.pki.caCert),
+        cert: pem(stack.pki.frontProxyClientCert),
+        key: pem(stack.pki.frontProxyClientKey),
+        headers: { 'X-Remote-User': user, 'X-Remote-Group': 'system:authenticated', Accept: 'application/json' },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let body: { message?: string } | string = text;
+          try {
+            body = JSON.parse(text) as { message?: string };
+          } catch {
+            /* health checks answer text */
+          }
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+beforeAll(async () => {
+  stack = await startStack();
+  wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+  expect(await until(async () => (await admin.k(['get', 'flunders', '-A'])).code === 0, 60_000)).toBe(true);
+  await admin.ok(['create', 'namespace', ns]);
+  await admin.ok(['create', 'clusterrole', 'flunder-reader', '--verb=get,list,watch', '--resource=flunders.wardle.example.com']);
+}, 180_000);
+
+afterAll(async () => {
+  await wardle?.close();
+  await stack?.stop();
+});
+
+describe('wardle authorizes by SubjectAccessReview', () => {
+  it('refuses front-proxied users RBAC does not allow, with kube\'s message, and serves them once a RoleBinding does', async () => {
+    const denied = await viaFrontProxyHeaders(flundersPath, 'carol');
+    expect(denied.status).toBe(403);
+    expect(denied.body).toMatchObject({
+      reason: 'Forbidden',
+      message: `flunders.wardle.example.com is forbidden: User "carol" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`,
+    });
+    // Health is always allowed (kube's alwaysAllowPaths), whoever asks.
+    expect(await viaFrontProxyHeaders('/healthz', 'carol')).toEqual({ status: 200, body: 'ok' });
+
+    await admin.ok(['create', 'rolebinding', 'carol-flunders', '--clusterrole=flunder-reader', '--user=carol', '-n', ns]);
+    // The denial is cached for up to 10 s (kube's unauthorized TTL); then wardle asks again and is allowed.
+    expect(await until(async () => (await viaFrontProxyHeaders(flundersPath, 'carol')).status === 200, 60_000)).toBe(true);
+    expect((await viaFrontProxyHeaders(flundersPath, 'carol')).body).toMatchObject({ kind: 'FlunderList' });
+    // Only where the binding is.
+    expect((await viaFrontProxyHeaders('/apis/wardle.example.com/v1alpha1/namespaces/default/flunders', 'carol')).status).toBe(403);
+  });
+
+  it('kubectl 1.33 straight to wardle with a client certificate: forbidden by wardle, then allowed by a RoleBinding; the same user through the front door', async () => {
+    const kc = await userKubeconfig(stack, 'dave');
+    const direct = kubectlSession('1.33', () => kc);
+    const server = `--server=https://127.0.0.1:${wardle.get(ApiServerLifecycle).port}`;
+    const refused = await direct.k([server, 'get', '--raw', flundersPath]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`Error from server (Forbidden): flunders.wardle.example.com is forbidden: User "dave" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
+
+    await admin.ok(['create', 'rolebinding', 'dave-flunders', '--clusterrole=flunder-reader', '--user=dave', '-n', ns]);
+    await admin.ok(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'seen-by-dave', namespace: ns }, spec: {} }));
+    expect(await until(async () => (await direct.k([server, 'get', '--raw', flundersPath])).stdout.includes('seen-by-dave'), 60_000)).toBe(true);
+    // Through the front door: RBAC there, then the proxied request's own review in wardle.
+    expect(await direct.ok(['get', 'flunders', '-n', ns, '-o', 'name'])).toBe('flunder.wardle.example.com/seen-by-dave\n');
+    const create = await direct.k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'not-allowed', namespace: ns }, spec: {} }));
+    expect(create.stderr).toContain(`flunders.wardle.example.com is forbidden: User "dave" cannot create resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
+  });
+});
