@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiServerLifecycle } from '@kube/apiserver';
+import { ApiServerLifecycle, delegatedAuthentication } from '@kube/apiserver';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
-import { bootAggregatedServer } from '../support/aggregated-server.boot';
+import { adminTarget, bootAggregatedServer } from '../support/aggregated-server.boot';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession } from '../support/kubectl.session';
 import { until } from '../support/until';
@@ -105,5 +105,32 @@ describe('wardle authorizes by SubjectAccessReview', () => {
     expect(await direct.ok(['get', 'flunders', '-n', ns, '-o', 'name'])).toBe('flunder.wardle.example.com/seen-by-dave\n');
     const create = await direct.k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'not-allowed', namespace: ns }, spec: {} }));
     expect(create.stderr).toContain(`flunders.wardle.example.com is forbidden: User "dave" cannot create resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
+  });
+});
+
+describe('kube-system/extension-apiserver-authentication', () => {
+  it('is published by core-api with kube\'s keys, readable through the extension-apiserver-authentication-reader Role', async () => {
+    const configMap = JSON.parse(await admin.ok(['get', 'configmap', 'extension-apiserver-authentication', '-n', 'kube-system', '-o', 'json'])) as { data: Record<string, string> };
+    expect(configMap.data).toEqual({
+      'client-ca-file': pem(stack.pki.caCert),
+      'requestheader-client-ca-file': pem(stack.pki.frontProxyCaCert),
+      'requestheader-allowed-names': '["front-proxy-client"]',
+      'requestheader-username-headers': '["X-Remote-User"]',
+      'requestheader-group-headers': '["X-Remote-Group"]',
+      'requestheader-extra-headers-prefix': '["X-Remote-Extra-"]',
+    });
+    const readerKc = await userKubeconfig(stack, 'system:serviceaccount:wardle:apiserver-reader');
+    const reader = kubectlSession('1.33', () => readerKc);
+    await admin.ok(['create', 'rolebinding', 'wardle-auth-reader', '-n', 'kube-system', '--role=extension-apiserver-authentication-reader', '--user=system:serviceaccount:wardle:apiserver-reader']);
+    expect(await until(async () => (await reader.k(['get', 'configmap', 'extension-apiserver-authentication', '-n', 'kube-system', '-o', 'name'])).code === 0, 30_000)).toBe(true);
+    expect((await reader.k(['get', 'configmaps', '-n', 'kube-system'])).stderr).toContain('cannot list resource "configmaps"');
+  });
+
+  it('gives an SDK server without local trust files the front proxy\'s CA and allowed names (delegating authentication)', async () => {
+    const auth = await delegatedAuthentication({}, adminTarget(stack));
+    expect(auth).toEqual({ clientCAPem: pem(stack.pki.caCert), requestHeader: { caPem: pem(stack.pki.frontProxyCaCert), allowedNames: ['front-proxy-client'] } });
+    // Local configuration wins.
+    const local = { clientCAPem: 'LOCAL', requestHeader: { caPem: 'LOCAL PROXY', allowedNames: [] } };
+    expect(await delegatedAuthentication(local, adminTarget(stack))).toBe(local);
   });
 });

@@ -6,6 +6,7 @@ import { ServiceAllocator, type PortRange } from './allocation/service.allocator
 import { AUTHORIZATION } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
+import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
 import { NamespaceController } from './reconcilers/namespace.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
@@ -64,7 +65,7 @@ export class CoreApiModule {
           },
         }),
       ],
-      providers: [AuthorizationLifecycle, BootstrapController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController],
+      providers: [AuthorizationLifecycle, BootstrapController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController],
     };
   }
 }

@@ -11,6 +11,7 @@ import { serverConfigFromEnv, type ServerConfig } from '../server.config';
 import { appLogger, logStartupFailure } from '../logging/json.logger';
 import { installLastResortHandlers } from '../logging/last-resort.handler';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
+import { delegatedAuthentication } from './delegated-authentication';
 import { registrationTargetFromEnv } from './registration.env';
 import { servingCertificateFromEnv, type ServingCertificateFiles } from './serving-certificate';
 
@@ -74,7 +75,10 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   env.KUBE_TLS_CERT_FILE = serving.certFile;
   env.KUBE_TLS_PRIVATE_KEY_FILE = serving.keyFile;
   const registration = registrationFromEnv(env, serving);
-  const config = announcement(serverConfigFromEnv(spec.component, spec.defaultPort), spec.apiService, registration);
+  const local = serverConfigFromEnv(spec.component, spec.defaultPort);
+  // Trust not configured by files comes from the control plane's extension-apiserver-authentication ConfigMap.
+  const authentication = registration ? await delegatedAuthentication(local.server.authentication, registration.target) : local.server.authentication;
+  const config = announcement({ ...local, server: { ...local.server, authentication } }, spec.apiService, registration);
   const module = spec.module({ config, registration, authorizationMode: authorizationModeFromEnv(env) });
   const app = await createServerApp(module, { logger: appLogger(spec.component) });
   app.enableShutdownHooks();

@@ -14,6 +14,7 @@ export {
   type SelfRegistrationOptions,
 } from './apiservice.registrar';
 export { ApiClient, kubeConfigFor, statusErrorOf, type RegistrationTarget } from './api.client';
+export { delegatedAuthentication } from './delegated-authentication';
 export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
