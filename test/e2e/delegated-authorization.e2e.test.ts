@@ -134,3 +134,19 @@ describe('kube-system/extension-apiserver-authentication', () => {
     expect(await delegatedAuthentication(local, adminTarget(stack))).toBe(local);
   });
 });
+
+describe('deploy/sample-apiserver/rbac.yaml', () => {
+  it('lets the sample server\'s own identity review access and read the authentication ConfigMap, and no more', async () => {
+    await admin.ok(['apply', '-f', 'deploy/sample-apiserver/rbac.yaml']);
+    const kc = await userKubeconfig(stack, 'system:kube-ts:sample-apiserver');
+    const sample = kubectlSession('1.33', () => kc);
+    expect(await until(async () => (await sample.k(['auth', 'can-i', 'create', 'subjectaccessreviews.authorization.k8s.io'])).stdout === 'yes\n', 30_000)).toBe(true);
+    const configMap = await sample.k(['auth', 'can-i', 'get', 'configmap/extension-apiserver-authentication', '-n', 'kube-system']);
+    expect(configMap.stdout, configMap.stderr).toBe('yes\n');
+    expect((await sample.k(['auth', 'can-i', 'list', 'secrets', '-A'])).stdout).toBe('no\n');
+    // What wardle's DelegatingAuthorizer sends, as that identity.
+    const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'carol', groups: ['system:authenticated'], resourceAttributes: { namespace: ns, verb: 'list', group: 'wardle.example.com', version: 'v1alpha1', resource: 'flunders' } } };
+    // --validate=false: kubectl's validation lists CRDs, which this identity may not (as on a cluster).
+    expect(await sample.ok(['create', '--validate=false', '-f', '-', '-o', 'jsonpath={.status.allowed}'], JSON.stringify(review))).toBe('true');
+  });
+});
