@@ -4,6 +4,7 @@ export { GenericApiServer, KUBE_VERSION, type ApiServerOptions, type VersionInfo
 export { RestHandler, PATCH_CONTENT_TYPES, type FieldValidation, type ListQuery, type PatchType, type WriteOptions } from './rest.handler';
 export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.checks';
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
+export { retrying } from './retrying';
 export { EXTENSION_APISERVER_AUTHENTICATION, extensionApiserverAuthenticationData, requestHeaderFromConfigMap } from './authentication.configmap';
 export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';

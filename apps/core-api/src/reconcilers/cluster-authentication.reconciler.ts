@@ -1,16 +1,17 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { KubeObject } from '@kube/apimachinery';
-import { EXTENSION_APISERVER_AUTHENTICATION, GenericApiServer, HealthChecks, SERVER_CONFIG, extensionApiserverAuthenticationData, type ServerConfig } from '@kube/apiserver';
+import { EXTENSION_APISERVER_AUTHENTICATION, GenericApiServer, HealthChecks, SERVER_CONFIG, extensionApiserverAuthenticationData, retrying, type ServerConfig } from '@kube/apiserver';
 import { SYSTEM_WRITE, systemContext } from './system.context';
+
+/** kube-system may not exist yet on a fresh cluster (the bootstrap controller makes it), and writes may conflict: retry a while. */
+const RETRIES = 100;
+const RETRY_DELAY_MS = 300;
 
 /**
  * kube's cluster-authentication-trust controller: publishes whom this control plane trusts (client CA, front
  * proxy CA, allowed names and headers) in kube-system/extension-apiserver-authentication, where aggregated
  * servers read it. Written at start (a post-start hook), so a changed configuration replaces the old one.
  */
-const RETRIES = 100;
-const RETRY_DELAY_MS = 300;
-
 @Injectable()
 export class ClusterAuthenticationTrustController implements OnApplicationBootstrap {
   constructor(
@@ -20,19 +21,7 @@ export class ClusterAuthenticationTrustController implements OnApplicationBootst
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.health.addPostStartHook('start-cluster-authentication-info-controller', () => this.reconcileUntilDone());
-  }
-
-  /** kube-system may not exist yet on a fresh cluster (the bootstrap controller makes it), and writes may conflict: retry a while. */
-  private async reconcileUntilDone(): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.reconcile();
-      } catch (err) {
-        if (attempt >= RETRIES) throw err;
-        await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
-      }
-    }
+    await this.health.addPostStartHook('start-cluster-authentication-info-controller', () => retrying(() => this.reconcile(), RETRIES, RETRY_DELAY_MS));
   }
 
   async reconcile(): Promise<void> {

@@ -1,7 +1,12 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { AuthenticationOptions } from '../authentication';
 import { EXTENSION_APISERVER_AUTHENTICATION, requestHeaderFromConfigMap } from '../authentication.configmap';
+import { retrying } from '../retrying';
 import { ApiClient, type RegistrationTarget } from './api.client';
+
+/** The front door may still be starting (compose, Helm): retry for a minute before giving up. */
+const ATTEMPTS = 30;
+const RETRY_DELAY_MS = 2_000;
 
 /**
  * kube's delegating authentication: what is not configured locally (client CA, front-proxy CA and allowed
@@ -13,7 +18,7 @@ export async function delegatedAuthentication(local: AuthenticationOptions, targ
   const client = new ApiClient(target);
   try {
     const { namespace, name } = EXTENSION_APISERVER_AUTHENTICATION;
-    const configMap = await readWithRetries(() => client.read<V1ConfigMap & { metadata: object }>('v1', 'ConfigMap', name, namespace));
+    const configMap = await retrying(() => client.read<V1ConfigMap & { metadata: object }>('v1', 'ConfigMap', name, namespace), ATTEMPTS, RETRY_DELAY_MS);
     return {
       ...local,
       clientCAPem: local.clientCAPem ?? configMap.data?.['client-ca-file'],
@@ -24,17 +29,3 @@ export async function delegatedAuthentication(local: AuthenticationOptions, targ
   }
 }
 
-const ATTEMPTS = 30;
-const RETRY_DELAY_MS = 2_000;
-
-/** The front door may still be starting (compose, Helm): retry for a minute before giving up. */
-async function readWithRetries<T>(read: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await read();
-    } catch (err) {
-      if (attempt >= ATTEMPTS) throw err;
-      await new Promise((r) => setTimeout(r, RETRY_DELAY_MS));
-    }
-  }
-}
