@@ -29,10 +29,14 @@ export interface AggregatedServerOptions {
   authorizationMode?: AggregatedAuthorizationMode;
 }
 
-/** KUBE_AUTHORIZATION_MODE: Delegating (default) or AlwaysAllow. */
+/**
+ * KUBE_AUTHORIZATION_MODE: Delegating (default) or AlwaysAllow. RBAC, the front door's value when one
+ * environment is shared by every process, means Delegating here: the control plane's RBAC decides.
+ */
 export function authorizationModeFromEnv(env: Env): AggregatedAuthorizationMode {
   const mode = env.KUBE_AUTHORIZATION_MODE || 'Delegating';
-  if (mode !== 'Delegating' && mode !== 'AlwaysAllow') throw new Error(`KUBE_AUTHORIZATION_MODE must be Delegating or AlwaysAllow, not ${JSON.stringify(mode)}`);
+  if (mode === 'RBAC') return 'Delegating';
+  if (mode !== 'Delegating' && mode !== 'AlwaysAllow') throw new Error(`KUBE_AUTHORIZATION_MODE must be Delegating, RBAC or AlwaysAllow, not ${JSON.stringify(mode)}`);
   return mode;
 }
 
