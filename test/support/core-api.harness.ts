@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createServerApp } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiServerLifecycle, type AuditPolicy, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
+import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditPolicy, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
@@ -43,6 +43,10 @@ function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component:
       authentication: {
         clientCAPem: readFileSync(pki.caCert, 'utf8'),
         requestHeader: { caPem: readFileSync(pki.frontProxyCaCert, 'utf8'), allowedNames: ['front-proxy-client'] },
+        // core-api issues service-account tokens; it and the front door verify them (as npm start wires them).
+        serviceAccounts: component === 'core-api' || component === 'aggregator'
+          ? { issuer: DEFAULT_SERVICE_ACCOUNT_ISSUER, keyPem: readFileSync(pki.serviceAccountPub, 'utf8'), signingKeyPem: component === 'core-api' ? readFileSync(pki.serviceAccountKey, 'utf8') : undefined }
+          : undefined,
       },
       ...extra,
     },

@@ -8,4 +8,4 @@ export { adminTarget, bootAggregatedServer, type AggregatedServerBoot } from './
 export { kubectlSession, type KubectlSession } from './kubectl.session';
 export { until } from './until';
 export { hasMetric, metricTotal } from './metrics.exposition';
-export { userKubeconfig } from './user.kubeconfig';
+export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';

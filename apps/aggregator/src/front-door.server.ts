@@ -47,7 +47,8 @@ export class FrontDoor {
     private readonly openapi: OpenApiMerger,
     private readonly agents: BackendAgents,
   ) {
-    this.authn = new Authenticator(options.authentication);
+    // Service-account tokens are verified against the ServiceAccounts the local server's informer holds.
+    this.authn = new Authenticator(options.authentication, local.serviceAccountTokens);
     this.audit = new AuditLog(options.auditLogPath, options.auditPolicy);
     const authorizer = options.authorizer;
     this.chain = buildHandlerChain((r) => this.route(r), {

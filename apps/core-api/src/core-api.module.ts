@@ -1,5 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import { ApiServerModule, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
+import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
@@ -37,6 +37,18 @@ class AuthorizationLifecycle implements OnApplicationShutdown {
  * controllers, the Service IP/port allocator, RBAC (its API, bootstrap policy, aggregation, escalation checks)
  * and the review APIs.
  */
+/** What TokenRequest and TokenReview need: the shared token issuer/verifier, bound-object stores, the token authenticator. */
+function serviceAccountIssuance(config: ServerConfig, storage: Storage): Parameters<typeof buildCoreResources>[3] {
+  const auth = config.server.authentication;
+  const { tokens } = serviceAccountTokensFromStorage(auth.serviceAccounts as ServiceAccountTokenOptions, storage);
+  const authenticator = new Authenticator(auth, tokens);
+  return {
+    tokens,
+    stores: { pods: storage.resource({ group: '', resource: 'pods' }, 'pods'), secrets: storage.resource({ group: '', resource: 'secrets' }, 'secrets') },
+    authenticate: (token, audiences) => authenticator.authenticateToken(token, audiences),
+  };
+}
+
 @Module({})
 export class CoreApiModule {
   static forRoot(options: CoreApiOptions): DynamicModule {
@@ -56,8 +68,11 @@ export class CoreApiModule {
             { provide: NamespaceLifecycleAdmission, useFactory: (storage: Storage) => new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), inject: [Storage] },
           ],
           resources: {
-            inject: [ServiceAllocator, AUTHORIZATION],
-            useFactory: (allocator: ServiceAllocator, authorization: AuthorizationSet) => buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }),
+            inject: [ServiceAllocator, AUTHORIZATION, Storage],
+            useFactory: (allocator: ServiceAllocator, authorization: AuthorizationSet, storage: Storage) => {
+              const sa = options.config.server.authentication.serviceAccounts;
+              return buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }, sa?.signingKeyPem ? serviceAccountIssuance(options.config, storage) : undefined);
+            },
           },
           admission: {
             inject: [NamespaceLifecycleAdmission, AUTHORIZATION],

@@ -1,12 +1,13 @@
 import type { KubeObject, SchemaComponents } from '@kube/apimachinery';
-import type { ResourceDefinition } from '@kube/apiserver';
+import type { ResourceDefinition, ServiceAccountTokens } from '@kube/apiserver';
 import type { AuthorizationSet } from '@kube/authorization';
 import type { ServiceAllocator } from './allocation/service.allocator';
 import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './openapi';
 import { coreResources } from './resources';
-import { authorizationResources } from './resources/authorization.resources';
+import { authorizationResources, tokenReviewResource, type TokenAuthenticator } from './resources/authorization.resources';
 import { endpointsResourceWith, type EndpointsPolicy } from './resources/endpoints.resource';
 import { rbacResources } from './resources/rbac.resources';
+import { serviceAccountTokenSubresource, type BoundObjectStores } from './resources/serviceaccount-token.subresource';
 
 /** Events expire an hour after their last write, as kube's --event-ttl default. */
 export const EVENT_TTL_SECONDS = 3600;
@@ -30,8 +31,14 @@ function namespaceSpecFinalizers(obj: KubeObject): string[] {
 }
 
 /** The built-in resources with their OpenAPI schemas and the storage side effects core-api adds. */
-export function buildCoreResources(allocator: ServiceAllocator, authorization: AuthorizationSet, endpoints: EndpointsPolicy = { allowLoopback: false }): ResourceDefinition[] {
-  return [...coreResources, ...rbacResources, ...authorizationResources(authorization)].map(withSchema).map((def) => {
+export function buildCoreResources(
+  allocator: ServiceAllocator,
+  authorization: AuthorizationSet,
+  endpoints: EndpointsPolicy = { allowLoopback: false },
+  serviceAccountTokens?: { tokens: ServiceAccountTokens; stores: BoundObjectStores; authenticate: TokenAuthenticator },
+): ResourceDefinition[] {
+  const tokenReview = serviceAccountTokens ? [tokenReviewResource(serviceAccountTokens.authenticate, serviceAccountTokens.tokens.apiAudiences)] : [];
+  return [...coreResources, ...rbacResources, ...authorizationResources(authorization), ...tokenReview].map(withSchema).map((def) => {
     // core/v1 and events.k8s.io/v1 events share one storage and its TTL.
     if (def.plural === 'events') return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
     if (def.group !== '') return def;
@@ -60,6 +67,9 @@ export function buildCoreResources(allocator: ServiceAllocator, authorization: A
         };
       case 'endpoints':
         return { ...endpointsResourceWith(endpoints), schema: def.schema };
+      case 'serviceaccounts':
+        // TokenRequest, when this server holds the service-account signing key.
+        return serviceAccountTokens ? { ...def, subresources: { ...def.subresources, token: serviceAccountTokenSubresource(serviceAccountTokens.tokens, serviceAccountTokens.stores) } } : def;
       default:
         return def;
     }

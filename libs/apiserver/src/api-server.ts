@@ -17,6 +17,8 @@ import { ObjectFilter } from './object.filter';
 import type { RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
 import type { SubresourceView } from './subresources/subresource.strategy';
+import { serviceAccountTokensFromStorage, type ServiceAccountTokens } from './serviceaccount/service-account.token';
+import type { SharedIndexInformer } from '@kube/client';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
@@ -84,6 +86,9 @@ export class GenericApiServer {
   private readonly discovery: DiscoveryDocuments;
   private openapi: OpenApiDocuments;
   private readonly authn: Authenticator;
+  /** Issues and verifies service-account tokens, when the server is configured with their keys. */
+  readonly serviceAccountTokens?: ServiceAccountTokens;
+  private readonly serviceAccountInformer?: SharedIndexInformer;
   private server?: Server;
   private shuttingDown = false;
   /** The handler chain in front of serveRequest, built once. */
@@ -93,7 +98,15 @@ export class GenericApiServer {
     readonly options: ApiServerOptions,
     readonly storage: Storage,
   ) {
-    this.authn = new Authenticator(options.authentication);
+    if (options.authentication.serviceAccounts) {
+      const built = serviceAccountTokensFromStorage(options.authentication.serviceAccounts, storage);
+      this.serviceAccountTokens = built.tokens;
+      this.serviceAccountInformer = built.informer;
+      this.health.add('serviceaccount-informer-sync', () => {
+        if (!built.informer.hasSynced()) throw new Error('service accounts not listed yet');
+      }, ['readyz']);
+    }
+    this.authn = new Authenticator(options.authentication, this.serviceAccountTokens);
     this.chain = buildHandlerChain(this.serveRequest, {
       ...options,
       authenticator: this.authn,
@@ -167,6 +180,7 @@ export class GenericApiServer {
   }
 
   async listen(): Promise<number> {
+    this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
     const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
     this.server = server;
@@ -176,6 +190,7 @@ export class GenericApiServer {
   /** Graceful stop: /readyz fails first, new requests are refused, open watches are closed. */
   async close(): Promise<void> {
     this.shuttingDown = true;
+    this.serviceAccountInformer?.stop();
     if (this.server) await closeGracefully(this.server);
   }
 
@@ -196,6 +211,7 @@ export class GenericApiServer {
 
   /** Starts the stores (watch caches) without a listener, for embedded use. */
   async start(): Promise<void> {
+    this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
   }
 
@@ -337,8 +353,15 @@ export class GenericApiServer {
         return 200;
       }
       case 'create': {
-        if (info.name && info.subresource) throw Errors.methodNotSupported(h.gr, 'create');
         const body = await this.readJson(req);
+        if (info.name && info.subresource) {
+          const creater = h.subresources.get(info.subresource)?.creater;
+          if (!creater) throw Errors.methodNotSupported(h.gr, 'create');
+          const parent = await h.get(ns, info.name, undefined, user);
+          const created = await creater.create(parent, body, ctx);
+          writeObject(res, 201, created, negotiated.format, ctx.warnings);
+          return 201;
+        }
         const obj = await h.create(ctx, ns, body, write);
         return this.respond(res, 201, h, obj, negotiated, query, ctx);
       }

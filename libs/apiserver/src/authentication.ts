@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import type { UserInfo } from './resource.definition';
+import type { ServiceAccountTokenOptions, ServiceAccountTokens } from './serviceaccount/service-account.token';
 
 export interface RequestHeaderOptions {
   /** PEM of the front-proxy CA: only client certs it signed may assert X-Remote-* identities. */
@@ -15,6 +16,8 @@ export interface AuthenticationOptions {
   requestHeader?: RequestHeaderOptions;
   /** Static bearer tokens (token → user). */
   tokens?: Map<string, UserInfo>;
+  /** Service-account JWTs (kube's --service-account-* flags); the server builds their authenticator from its storage. */
+  serviceAccounts?: ServiceAccountTokenOptions;
 }
 
 type CertIdentity = { kind: 'user'; user: UserInfo } | { kind: 'proxy' } | { kind: 'none' };
@@ -35,15 +38,18 @@ function asList(v: string | string[] | undefined): string[] {
 
 /**
  * x509 client certificates (CN = user, O = groups), front-proxy headers (trusted only over a client cert
- * from the request-header CA with an allowed CN) and static bearer tokens. Certificate identities are
- * computed once per TLS connection.
+ * from the request-header CA with an allowed CN), static bearer tokens and service-account JWTs. Certificate
+ * identities are computed once per TLS connection.
  */
 export class Authenticator {
   private readonly clientCAs: Set<string>;
   private readonly proxyCAs: Set<string>;
   private readonly bySocket = new WeakMap<TLSSocket, CertIdentity>();
 
-  constructor(private readonly options: AuthenticationOptions) {
+  constructor(
+    private readonly options: AuthenticationOptions,
+    private readonly serviceAccountTokens?: ServiceAccountTokens,
+  ) {
     this.clientCAs = new Set(splitPem(options.clientCAPem ?? '').map(fingerprint));
     this.proxyCAs = new Set(splitPem(options.requestHeader?.caPem ?? '').map(fingerprint));
   }
@@ -57,8 +63,13 @@ export class Authenticator {
     const identity = this.certIdentity(req.socket as TLSSocket);
     if (identity.kind === 'proxy') return this.fromHeaders(req);
     const token = this.bearer(req);
-    if (token !== undefined) return this.options.tokens?.get(token);
+    if (token !== undefined) return this.authenticateToken(token);
     return identity.kind === 'user' ? identity.user : undefined;
+  }
+
+  /** A bearer token's identity: a static token, else a service-account JWT (kube's union of token authenticators). */
+  authenticateToken(token: string, audiences?: readonly string[]): UserInfo | undefined {
+    return this.options.tokens?.get(token) ?? this.serviceAccountTokens?.authenticate(token, audiences);
   }
 
   /** Whether the request came over the front proxy's client certificate, so its headers may be trusted. */

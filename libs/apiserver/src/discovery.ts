@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { compareKubeVersions, formatGroupVersion, type GroupVersion } from '@kube/apimachinery';
 import { servedVerbs, type ResourceDefinition } from './resource.definition';
-import type { SubresourceStrategy } from './subresources/subresource.strategy';
+import { subresourceKind, type SubresourceStrategy } from './subresources/subresource.strategy';
 
 export interface CachedDocument {
   body: Buffer;
@@ -53,7 +53,7 @@ function apiResources(defs: ResourceDefinition[]): APIResource[] {
     r.storageVersionHash = storageVersionHash(def);
     out.push(r);
     for (const [name, sub] of discoveredSubresources(def)) {
-      const kind = sub.view?.kind;
+      const kind = subresourceKind(sub);
       out.push({ name: `${def.plural}/${name}`, singularName: '', namespaced: def.namespaced, ...(kind ? { group: kind.group, version: kind.version } : {}), kind: kind?.kind ?? def.kind, verbs: [...sub.verbs] });
     }
   }
@@ -71,7 +71,7 @@ function aggregatedResources(defs: ResourceDefinition[]): unknown[] {
     };
     if (def.shortNames?.length) r.shortNames = def.shortNames;
     if (def.categories?.length) r.categories = def.categories;
-    const subresources = discoveredSubresources(def).map(([name, sub]) => ({ subresource: name, responseKind: sub.view?.kind ?? { group: def.group, version: def.version, kind: def.kind }, verbs: [...sub.verbs] }));
+    const subresources = discoveredSubresources(def).map(([name, sub]) => ({ subresource: name, responseKind: subresourceKind(sub) ?? { group: def.group, version: def.version, kind: def.kind }, verbs: [...sub.verbs] }));
     if (subresources.length) r.subresources = subresources;
     return r;
   });

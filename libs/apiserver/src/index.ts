@@ -6,7 +6,7 @@ export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.ch
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
 export { retrying } from './retrying';
 export { EXTENSION_APISERVER_AUTHENTICATION, extensionApiserverAuthenticationData, requestHeaderFromConfigMap } from './authentication.configmap';
-export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, type ServerConfig } from './server.config';
+export { serverConfigFromEnv, etcdTlsFromEnv, parseTokenFile, serviceAccountOptionsFromEnv, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';
 export { formatTimestamp, nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';
@@ -43,3 +43,5 @@ export { ApiRequest, respondWithError, type Filter, type RequestHandler, type Up
 export { buildHandlerChain, type HandlerChainConfig } from './filters/handler-chain';
 export { authorizationAttributes, forbidden, forbiddenMessage } from './filters/with-authorization';
 export type { InFlightLimits } from './filters/with-max-in-flight';
+export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokens, serviceAccountTokensFromStorage, serviceAccountUser, type StorageServiceAccountTokens, type BoundObject, type IssuedToken, type ServiceAccountLookup, type ServiceAccountTokenOptions, type TokenRequestInput } from './serviceaccount/service-account.token';
+export { signJwt, verifyJwt, signingKeyPair, verificationKeys, type JwsAlgorithm, type JwtClaims, type SigningKeyPair, type VerificationKey } from './serviceaccount/jwt.codec';

@@ -3,6 +3,7 @@ import type { ApiServerOptions } from './api-server';
 import type { EtcdTls } from '@kube/storage';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
+import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
 export interface ServerConfig {
@@ -51,6 +52,20 @@ export function etcdTlsFromEnv(e: Readonly<Record<string, string | undefined>> =
   return caPem || certPem || keyPem ? { caPem, certPem, keyPem } : undefined;
 }
 
+/**
+ * kube's --service-account-key-file (KUBE_SERVICE_ACCOUNT_KEY_FILE: keys that verify tokens, public or private),
+ * --service-account-signing-key-file (KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: the key that signs them; also the
+ * verification key when no key file is given, as kube completes it), --service-account-issuer
+ * (KUBE_SERVICE_ACCOUNT_ISSUER) and --api-audiences (KUBE_API_AUDIENCES, comma-separated; default the issuer).
+ */
+export function serviceAccountOptionsFromEnv(e: Readonly<Record<string, string | undefined>> = process.env): ServiceAccountTokenOptions | undefined {
+  const signingKeyPem = readOptional(e.KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE || undefined);
+  const keyPem = readOptional(e.KUBE_SERVICE_ACCOUNT_KEY_FILE || undefined) ?? signingKeyPem;
+  if (!keyPem) return undefined;
+  const apiAudiences = (e.KUBE_API_AUDIENCES ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  return { issuer: e.KUBE_SERVICE_ACCOUNT_ISSUER || DEFAULT_SERVICE_ACCOUNT_ISSUER, keyPem, signingKeyPem, apiAudiences: apiAudiences.length ? apiAudiences : undefined };
+}
+
 export function serverConfigFromEnv(component: string, defaultPort: number): ServerConfig {
   const tokenFile = process.env.KUBE_TOKEN_AUTH_FILE;
   return {
@@ -69,6 +84,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
           ? { caPem: readFileSync(process.env.KUBE_REQUESTHEADER_CLIENT_CA_FILE, 'utf8'), allowedNames: (process.env.KUBE_REQUESTHEADER_ALLOWED_NAMES ?? '').split(',').filter(Boolean) }
           : undefined,
         tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8')) : undefined,
+        serviceAccounts: serviceAccountOptionsFromEnv(),
       },
       maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
       maxMutatingRequestsInFlight: Number(env('KUBE_MAX_MUTATING_REQUESTS_INFLIGHT', '200')),

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { access, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +19,9 @@ export interface PkiPaths {
   readonly adminKey: string;
   readonly frontProxyClientCert: string;
   readonly frontProxyClientKey: string;
+  /** The service-account signing key pair (kubeadm's sa.key / sa.pub). */
+  readonly serviceAccountKey: string;
+  readonly serviceAccountPub: string;
 }
 
 export interface EnsurePkiOptions {
@@ -54,6 +58,8 @@ export function pkiPaths(dir: string): PkiPaths {
     adminKey: file('admin.key'),
     frontProxyClientCert: file('front-proxy-client.crt'),
     frontProxyClientKey: file('front-proxy-client.key'),
+    serviceAccountKey: file('sa.key'),
+    serviceAccountPub: file('sa.pub'),
   };
 }
 
@@ -82,7 +88,15 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
     commonName: 'front-proxy-client',
     usage: 'client',
   });
+  await ensureServiceAccountKey({ cert: paths.serviceAccountPub, key: paths.serviceAccountKey });
   return paths;
+}
+
+/** The key pair service-account tokens are signed with (ECDSA P-256 → ES256); kept across restarts so issued tokens stay valid. */
+async function ensureServiceAccountKey(files: FilePair): Promise<void> {
+  if (await pairExists(files)) return;
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  await writePair(files, publicKey.export({ type: 'spki', format: 'pem' }).toString(), privateKey.export({ type: 'pkcs8', format: 'pem' }).toString());
 }
 
 async function ensureCa(files: FilePair, commonName: string): Promise<{ ca: CertificateAuthority; created: boolean }> {

@@ -1,8 +1,8 @@
 /**
  * The review APIs (create-only, never stored), as kube serves them from pkg/registry/authorization and
  * pkg/registry/authentication: authorization.k8s.io/v1 SubjectAccessReview, LocalSubjectAccessReview,
- * SelfSubjectAccessReview, SelfSubjectRulesReview, and authentication.k8s.io SelfSubjectReview (v1 and v1beta1,
- * which kubectl 1.27's `auth whoami` asks for).
+ * SelfSubjectAccessReview, SelfSubjectRulesReview, and authentication.k8s.io TokenReview and SelfSubjectReview
+ * (v1 and v1beta1, which kubectl 1.27's `auth whoami` asks for).
  */
 import { Errors, FieldError, type KubeObject } from '@kube/apimachinery';
 import { nowTimestamp, type AuthorizationAttributes, type RequestContext, type ResourceDefinition, type UserInfo } from '@kube/apiserver';
@@ -126,6 +126,30 @@ export function authorizationResources(authz: AuthorizationSet): ResourceDefinit
       return review(authz, obj, specUser(spec));
     }),
   ];
+}
+
+/** Who a bearer token is, for the audiences asked (all of the server's when none). */
+export type TokenAuthenticator = (token: string, audiences?: readonly string[]) => UserInfo | undefined;
+
+/** TokenReview (pkg/registry/authentication/tokenreview): whether a token authenticates, and as whom. */
+export function tokenReviewResource(authenticate: TokenAuthenticator, apiAudiences: readonly string[]): ResourceDefinition {
+  return reviewResource('TokenReview', 'tokenreviews', false, AUTHN, 'v1', (obj) => {
+    const spec = (isRecord((obj as KubeObject & { spec?: unknown }).spec) ? (obj as KubeObject & { spec?: unknown }).spec : {}) as { token?: unknown; audiences?: unknown };
+    if (typeof spec.token !== 'string' || !spec.token) throw Errors.badRequest('token is required for TokenReview in authentication');
+    const asked = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
+    const user = authenticate(spec.token, asked.length ? asked : undefined);
+    const status: Record<string, unknown> = { user: {} };
+    if (user) {
+      const u: Record<string, unknown> = { username: user.name };
+      if (user.uid) u.uid = user.uid;
+      if (user.groups.length) u.groups = user.groups;
+      if (user.extra && Object.keys(user.extra).length) u.extra = user.extra;
+      status.authenticated = true;
+      status.user = u;
+      status.audiences = asked.length ? asked : [...apiAudiences];
+    }
+    return { ...obj, metadata: { ...obj.metadata, creationTimestamp: undefined }, spec: { ...spec }, status };
+  });
 }
 
 /** SelfSubjectReview: who the server thinks the caller is (`kubectl auth whoami`). */

@@ -23,6 +23,16 @@ export interface SubresourceView {
 }
 
 /**
+ * A subresource that creates another kind from the object and stores nothing (kube's NamedCreater:
+ * serviceaccounts/token answers a TokenRequest).
+ */
+export interface SubresourceCreater {
+  kind: SubresourceKind;
+  /** The answer to a POST on the subresource of `parent` (the stored object); bad input throws a Status. */
+  create(parent: KubeObject, body: unknown, ctx: RequestContext): Promise<KubeObject> | KubeObject;
+}
+
+/**
  * kube's per-subresource REST storage and strategy (status, scale, finalize; later token, approval, eviction):
  * which verbs it serves, what a write through it may change of the stored object, how that write is validated,
  * what the resource's own writes leave to it, and how discovery lists it.
@@ -34,6 +44,8 @@ export interface SubresourceStrategy {
   discovered: boolean;
   /** Set when the subresource is another kind's view of the object. */
   view?: SubresourceView;
+  /** Set when a POST on the subresource creates another kind (verbs: create). */
+  creater?: SubresourceCreater;
   /** The object a write through this subresource stores: the stored object with only this subresource's part taken from `incoming`. */
   prepareForUpdate(incoming: KubeObject, old: KubeObject): KubeObject;
   /** Validation of a write through this subresource; `resource` is the resource's own strategy. */
@@ -42,6 +54,11 @@ export interface SubresourceStrategy {
   prepareResourceForCreate?(obj: KubeObject): void;
   /** What an update of the resource itself does with this subresource's part (status: kept as stored). */
   prepareResourceForUpdate?(obj: KubeObject, old: KubeObject): void;
+}
+
+/** The kind a subresource answers with when it is not the resource's own. */
+export function subresourceKind(sub: SubresourceStrategy): SubresourceKind | undefined {
+  return sub.view?.kind ?? sub.creater?.kind;
 }
 
 /** A resource's subresources by name (`pods/status` → `status`). */
