@@ -15,7 +15,7 @@ const MIN_EXPIRATION_SECONDS = 600;
 const MAX_EXPIRATION_SECONDS = 2 ** 32;
 
 interface TokenRequestSpec {
-  audiences?: string[];
+  audiences?: string[] | null;
   expirationSeconds?: number;
   boundObjectRef?: { kind?: string; apiVersion?: string; name?: string; uid?: string } | null;
 }
@@ -33,7 +33,7 @@ function validate(spec: TokenRequestSpec): FieldError[] {
   if (typeof exp !== 'number' || !Number.isInteger(exp)) errs.push(FieldError.invalid('spec.expirationSeconds', exp ?? null, 'must be an integer'));
   else if (exp < MIN_EXPIRATION_SECONDS) errs.push(FieldError.invalid('spec.expirationSeconds', exp, 'may not specify a duration less than 10 minutes'));
   else if (exp > MAX_EXPIRATION_SECONDS) errs.push(FieldError.invalid('spec.expirationSeconds', exp, 'may not specify a duration larger than 2^32 seconds'));
-  if (spec.audiences !== undefined && (!Array.isArray(spec.audiences) || spec.audiences.some((a) => typeof a !== 'string'))) errs.push(FieldError.invalid('spec.audiences', spec.audiences, 'must be a list of strings'));
+  if (spec.audiences != null && (!Array.isArray(spec.audiences) || spec.audiences.some((a) => typeof a !== 'string'))) errs.push(FieldError.invalid('spec.audiences', spec.audiences, 'must be a list of strings'));
   return errs;
 }
 

@@ -3,7 +3,7 @@ import { Lease } from './coordination.fields';
 import { ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount } from './core.fields';
 import type { MessageSpec } from './field.schema';
 import { DeleteOptions } from './meta.fields';
-import { ClusterRole, Role, RoleBinding, SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, SubjectAccessReview } from './rbac.fields';
+import { ClusterRole, Role, RoleBinding, SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, SubjectAccessReview, TokenRequest, TokenReview } from './rbac.fields';
 
 const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['v1/ConfigMap', ConfigMap],
@@ -25,6 +25,8 @@ const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['authorization.k8s.io/v1/SelfSubjectRulesReview', SelfSubjectRulesReview],
   ['authentication.k8s.io/v1/SelfSubjectReview', SelfSubjectReview],
   ['authentication.k8s.io/v1beta1/SelfSubjectReview', SelfSubjectReview],
+  ['authentication.k8s.io/v1/TokenRequest', TokenRequest],
+  ['authentication.k8s.io/v1/TokenReview', TokenReview],
 ]);
 
 /** The field table for apiVersion/kind, if supported. DeleteOptions is registered in every group version. */

@@ -3,7 +3,7 @@
  * numbers from k8s.io/api rbac/v1, authorization/v1 and authentication/v1 generated.proto): what kubectl's typed
  * clients send for `create role|rolebinding|clusterrole…` and `auth can-i|whoami`.
  */
-import { msg, msgList, str, strList, type MessageSpec } from './field.schema';
+import { int64, msg, msgList, str, strList, type MessageSpec } from './field.schema';
 import { LabelSelector, ObjectMeta } from './meta.fields';
 
 export const PolicyRule: MessageSpec = { 1: strList('verbs'), 2: strList('apiGroups'), 3: strList('resources'), 4: strList('resourceNames'), 5: strList('nonResourceURLs') };
@@ -30,3 +30,8 @@ export const SubjectAccessReview: MessageSpec = { 1: msg('metadata', ObjectMeta)
 export const SelfSubjectAccessReview: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', SelfSubjectAccessReviewSpec) };
 export const SelfSubjectRulesReview: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', { 1: str('namespace') }) };
 export const SelfSubjectReview: MessageSpec = { 1: msg('metadata', ObjectMeta) };
+
+const BoundObjectReference: MessageSpec = { 1: str('kind'), 2: str('apiVersion'), 3: str('name'), 4: str('uid') };
+/** `kubectl create token`: authentication/v1 TokenRequest (spec: audiences 1, boundObjectRef 3, expirationSeconds 4). */
+export const TokenRequest: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', { 1: strList('audiences'), 3: msg('boundObjectRef', BoundObjectReference), 4: int64('expirationSeconds') }) };
+export const TokenReview: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', { 1: str('token'), 2: strList('audiences') }) };
