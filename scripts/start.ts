@@ -168,12 +168,20 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
         .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
         .join(','),
       KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
+      ...serviceAccountEnv(service, pki),
       ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
   };
+}
+
+/** Service-account token keys: core-api signs (TokenRequest) and verifies, the front door verifies. */
+function serviceAccountEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
+  if (service.frontDoor) return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub };
+  if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey };
+  return {};
 }
 
 /** An aggregated server's own serving certificate (issued by the local CA) and its registration as admin. */

@@ -158,6 +158,15 @@ Takes the component dict; `values` must have `port`.
 - name: KUBE_TOKEN_AUTH_FILE
   value: /etc/kube-ts/tokens/tokens.csv
 {{- end }}
+{{- if has .component (list "core-api" "aggregator") }}
+{{- /* Service-account tokens: core-api signs them, it and the front door verify them. */}}
+- name: KUBE_SERVICE_ACCOUNT_KEY_FILE
+  value: /etc/kube-ts/service-account/sa.key
+{{- if eq .component "core-api" }}
+- name: KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE
+  value: /etc/kube-ts/service-account/sa.key
+{{- end }}
+{{- end }}
 {{- end }}
 
 {{/* Volumes every API server pod mounts: its serving certificate, the front-proxy CA (certificate only,
@@ -180,6 +189,11 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
       - key: tokens.csv
         path: tokens.csv
 {{- end }}
+{{- if has .component (list "core-api" "aggregator") }}
+- name: service-account-key
+  secret:
+    secretName: {{ include "kube-ts.fullname" .root }}-service-account-key
+{{- end }}
 - name: tmp
   emptyDir: {}
 {{- end }}
@@ -194,6 +208,11 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
 {{- if include "kube-ts.tokensEnabled" .root }}
 - name: tokens
   mountPath: /etc/kube-ts/tokens
+  readOnly: true
+{{- end }}
+{{- if has .component (list "core-api" "aggregator") }}
+- name: service-account-key
+  mountPath: /etc/kube-ts/service-account
   readOnly: true
 {{- end }}
 - name: tmp
