@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { createPublicKey, verify } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession, type KubectlSession } from '../support/kubectl.session';
@@ -89,5 +90,36 @@ describe('TokenReview', () => {
     expect(otherAudience.status.authenticated).toBeFalsy();
     const tampered = JSON.parse(await review({ token: `${token.slice(0, -4)}AAAA` })) as { status: { authenticated?: boolean } };
     expect(tampered.status.authenticated).toBeFalsy();
+  });
+});
+
+describe('service account issuer discovery', () => {
+  it('serves the OpenID configuration and the keys that verify issued tokens, to service accounts', async () => {
+    const admin = kubectlSession('1.33', () => stack.kubeconfig);
+    const bearer = kubectlSession('1.33', () => tokenConfig);
+    await admin.ok(['create', 'namespace', 'oidc']);
+    await admin.ok(['create', 'serviceaccount', 'discoverer', '-n', 'oidc']);
+    const token = (await admin.ok(['create', 'token', 'discoverer', '-n', 'oidc'])).trim();
+    expect(await until(async () => (await bearer.k(['--token', token, 'auth', 'whoami'])).code === 0)).toBe(true);
+    // system:service-account-issuer-discovery is bound to system:serviceaccounts.
+    const config = JSON.parse(await bearer.ok(['--token', token, 'get', '--raw', '/.well-known/openid-configuration'])) as Record<string, unknown>;
+    expect(config).toEqual({
+      issuer: 'https://kubernetes.default.svc.cluster.local',
+      jwks_uri: 'https://kubernetes.default.svc.cluster.local/openid/v1/jwks',
+      response_types_supported: ['id_token'],
+      subject_types_supported: ['public'],
+      id_token_signing_alg_values_supported: ['ES256'],
+    });
+    const jwks = JSON.parse(await bearer.ok(['--token', token, 'get', '--raw', '/openid/v1/jwks'])) as { keys: Array<Record<string, string>> };
+    const [header, claims, signature] = token.split('.');
+    const kid = (JSON.parse(Buffer.from(header, 'base64url').toString()) as { kid: string }).kid;
+    const jwk = jwks.keys.find((k) => k.kid === kid);
+    expect(jwk).toMatchObject({ use: 'sig', kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    const key = createPublicKey({ key: jwk as never, format: 'jwk' });
+    expect(verify('sha256', Buffer.from(`${header}.${claims}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))).toBe(true);
+    // The same documents straight from core-api.
+    const direct = await stack.core.request('GET', '/openid/v1/jwks');
+    expect(direct.headers['content-type']).toBe('application/jwk-set+json');
+    expect(direct.json()).toEqual(jwks);
   });
 });

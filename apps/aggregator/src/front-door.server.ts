@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -144,6 +144,8 @@ export class FrontDoor {
   /** Returns the status code when the path is one the front door answers itself, else 0. */
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string): Promise<number> {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const oidc = serveOidcDiscovery(res, trimmed, this.local.serviceAccountTokens);
+    if (oidc) return oidc;
     if (trimmed === '/version') return this.json(res, 200, Buffer.from(JSON.stringify(KUBE_VERSION)));
     if (trimmed === '/metrics') {
       res.writeHead(200, { 'Content-Type': register.contentType });

@@ -18,6 +18,7 @@ import type { RequestInfo } from './request-info';
 import { type AdmissionPlugin, type RequestContext, type ResourceDefinition, type UserInfo, SOURCE_VERBS, servedVerbs } from './resource.definition';
 import type { SubresourceView } from './subresources/subresource.strategy';
 import { serviceAccountTokensFromStorage, type ServiceAccountTokens } from './serviceaccount/service-account.token';
+import { serveOidcDiscovery } from './serviceaccount/oidc.discovery';
 import type { SharedIndexInformer } from '@kube/client';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
@@ -225,6 +226,8 @@ export class GenericApiServer {
   }
 
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<number> {
+    const oidc = serveOidcDiscovery(res, path, this.serviceAccountTokens);
+    if (oidc) return oidc;
     switch (path) {
       case '/version':
         writeObject(res, 200, KUBE_VERSION);

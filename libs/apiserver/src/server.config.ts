@@ -56,14 +56,15 @@ export function etcdTlsFromEnv(e: Readonly<Record<string, string | undefined>> =
  * kube's --service-account-key-file (KUBE_SERVICE_ACCOUNT_KEY_FILE: keys that verify tokens, public or private),
  * --service-account-signing-key-file (KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: the key that signs them; also the
  * verification key when no key file is given, as kube completes it), --service-account-issuer
- * (KUBE_SERVICE_ACCOUNT_ISSUER) and --api-audiences (KUBE_API_AUDIENCES, comma-separated; default the issuer).
+ * (KUBE_SERVICE_ACCOUNT_ISSUER), --service-account-jwks-uri (KUBE_SERVICE_ACCOUNT_JWKS_URI) and --api-audiences
+ * (KUBE_API_AUDIENCES, comma-separated; default the issuer).
  */
 export function serviceAccountOptionsFromEnv(e: Readonly<Record<string, string | undefined>> = process.env): ServiceAccountTokenOptions | undefined {
   const signingKeyPem = readOptional(e.KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE || undefined);
   const keyPem = readOptional(e.KUBE_SERVICE_ACCOUNT_KEY_FILE || undefined) ?? signingKeyPem;
   if (!keyPem) return undefined;
   const apiAudiences = (e.KUBE_API_AUDIENCES ?? '').split(',').map((a) => a.trim()).filter(Boolean);
-  return { issuer: e.KUBE_SERVICE_ACCOUNT_ISSUER || DEFAULT_SERVICE_ACCOUNT_ISSUER, keyPem, signingKeyPem, apiAudiences: apiAudiences.length ? apiAudiences : undefined };
+  return { issuer: e.KUBE_SERVICE_ACCOUNT_ISSUER || DEFAULT_SERVICE_ACCOUNT_ISSUER, keyPem, signingKeyPem, apiAudiences: apiAudiences.length ? apiAudiences : undefined, jwksUri: e.KUBE_SERVICE_ACCOUNT_JWKS_URI || undefined };
 }
 
 export function serverConfigFromEnv(component: string, defaultPort: number): ServerConfig {

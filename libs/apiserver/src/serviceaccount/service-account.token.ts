@@ -17,6 +17,8 @@ export interface ServiceAccountTokenOptions {
   signingKeyPem?: string;
   /** --api-audiences: audiences a token must carry one of; default the issuer. */
   apiAudiences?: string[];
+  /** --service-account-jwks-uri: the jwks_uri of the discovery document; default <issuer>/openid/v1/jwks. */
+  jwksUri?: string;
 }
 
 /** An object a token is bound to (the `kubernetes.io` claim's pod/secret). */
