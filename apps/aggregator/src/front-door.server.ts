@@ -64,6 +64,7 @@ export class FrontDoor {
       shuttingDown: () => this.shuttingDown,
     });
     this.health.add('etcd', () => local.storage.ping());
+    local.addServiceAccountSyncCheck(this.health);
     this.health.add('discovery-synced', () => {
       if (!this.routesSynced) throw new Error('backend discovery not fetched yet');
     }, ['readyz']);

@@ -103,9 +103,7 @@ export class GenericApiServer {
       const built = serviceAccountTokensFromStorage(options.authentication.serviceAccounts, storage);
       this.serviceAccountTokens = built.tokens;
       this.serviceAccountInformer = built.informer;
-      this.health.add('serviceaccount-informer-sync', () => {
-        if (!built.informer.hasSynced()) throw new Error('service accounts not listed yet');
-      }, ['readyz']);
+      this.addServiceAccountSyncCheck(this.health);
     }
     this.authn = new Authenticator(options.authentication, this.serviceAccountTokens);
     this.chain = buildHandlerChain(this.serveRequest, {
@@ -122,6 +120,15 @@ export class GenericApiServer {
     this.health.add('etcd', () => (this.definitions.every((d) => d.source || d.createOnly) ? undefined : storage.ping()));
     this.health.add('shutdown', () => {
       if (this.shuttingDown) throw new Error('process is shutting down');
+    }, ['readyz']);
+  }
+
+  /** Readiness waits until the ServiceAccounts tokens are checked against have been listed (else valid tokens get 401). */
+  addServiceAccountSyncCheck(health: HealthChecks): void {
+    const informer = this.serviceAccountInformer;
+    if (!informer) return;
+    health.add('serviceaccount-informer-sync', () => {
+      if (!informer.hasSynced()) throw new Error('service accounts not listed yet');
     }, ['readyz']);
   }
 
