@@ -105,9 +105,9 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   };
 }
 
-async function bootCoreApi(config: ServerConfig): Promise<INestApplicationContext> {
+async function bootCoreApi(config: ServerConfig, bootstrapManifests?: string): Promise<INestApplicationContext> {
   const app = await createServerApp(
-    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true }),
+    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true, bootstrapManifests }),
     { logger: ['error', 'warn'] },
   );
   return app;
@@ -124,13 +124,15 @@ export interface StackHarness extends CoreApiHarness {
  * The whole control plane in this process: core-api, extensions and the aggregator in front of them, on one
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
-export async function startStack(opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy } = {}): Promise<StackHarness> {
+export async function startStack(
+  opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string } = {},
+): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { requestLog: opts.requestLog };
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats));
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats), opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
   const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats)), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;

@@ -5,6 +5,7 @@ import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
 import { AUTHORIZATION } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
+import { BOOTSTRAP_MANIFESTS, BootstrapManifestsController } from './reconcilers/bootstrap-manifests.reconciler';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
@@ -20,6 +21,8 @@ export interface CoreApiOptions {
   allowLoopbackEndpoints?: boolean;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
+  /** A file or directory of manifests applied at every start (KUBE_BOOTSTRAP_MANIFESTS; see BootstrapManifestsController). */
+  bootstrapManifests?: string;
 }
 
 /** Stops following the RBAC objects on shutdown. */
@@ -80,7 +83,11 @@ export class CoreApiModule {
           },
         }),
       ],
-      providers: [AuthorizationLifecycle, BootstrapController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController],
+      providers: [
+        { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
+        BootstrapManifestsController,
+        AuthorizationLifecycle, BootstrapController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController,
+      ],
     };
   }
 }

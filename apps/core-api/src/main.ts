@@ -11,6 +11,7 @@ async function main(): Promise<void> {
       serviceClusterIPRange: process.env.KUBE_SERVICE_CLUSTER_IP_RANGE ?? '10.96.0.0/12',
       serviceNodePortRange: { base, size: last - base + 1 },
       allowLoopbackEndpoints: process.env.KUBE_ALLOW_LOOPBACK_ENDPOINTS === 'true',
+      bootstrapManifests: process.env.KUBE_BOOTSTRAP_MANIFESTS || undefined,
     }),
     { logger: appLogger('core-api') },
   );
