@@ -108,6 +108,24 @@ describe('wardle authorizes by SubjectAccessReview', () => {
   });
 });
 
+describe('wardle authenticates bearer tokens by TokenReview', () => {
+  it('a ServiceAccount token sent straight to wardle is the ServiceAccount (kubectl auth whoami), authorized by RBAC; a bad token is 401', async () => {
+    await admin.ok(['create', 'serviceaccount', 'robot', '-n', ns]);
+    const token = (await admin.ok(['create', 'token', 'robot', '-n', ns])).trim();
+    const server = `--server=https://127.0.0.1:${wardle.get(ApiServerLifecycle).port}`;
+    const direct = kubectlSession('1.33', () => stack.kubeconfig);
+    // The admin kubeconfig's client certificate would win over the token: use the token alone.
+    const asRobot = (args: string[]): ReturnType<typeof direct.k> => direct.k([server, `--token=${token}`, '--client-certificate=', '--client-key=', ...args]);
+    const refused = await asRobot(['get', '--raw', flundersPath]);
+    expect(refused.stderr).toContain(`flunders.wardle.example.com is forbidden: User "system:serviceaccount:${ns}:robot" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
+    await admin.ok(['create', 'rolebinding', 'robot-flunders', '--clusterrole=flunder-reader', `--serviceaccount=${ns}:robot`, '-n', ns]);
+    expect(await until(async () => (await asRobot(['get', '--raw', flundersPath])).stdout.includes('FlunderList'), 60_000)).toBe(true);
+
+    const bad = await direct.k([server, '--token=not-a-token', '--client-certificate=', '--client-key=', 'get', '--raw', flundersPath]);
+    expect(bad.stderr).toMatch(/Unauthorized/);
+  });
+});
+
 describe('kube-system/extension-apiserver-authentication', () => {
   it('is published by core-api with kube\'s keys, readable through the extension-apiserver-authentication-reader Role', async () => {
     const configMap = JSON.parse(await admin.ok(['get', 'configmap', 'extension-apiserver-authentication', '-n', 'kube-system', '-o', 'json'])) as { data: Record<string, string> };

@@ -18,6 +18,8 @@ export interface AuthenticationOptions {
   tokens?: Map<string, UserInfo>;
   /** Service-account JWTs (kube's --service-account-* flags); the server builds their authenticator from its storage. */
   serviceAccounts?: ServiceAccountTokenOptions;
+  /** Bearer tokens none of the above know, asked of the control plane (an aggregated server's TokenReviews). */
+  tokenReview?: (token: string) => Promise<UserInfo | undefined>;
 }
 
 type CertIdentity = { kind: 'user'; user: UserInfo } | { kind: 'proxy' } | { kind: 'none' };
@@ -59,11 +61,12 @@ export class Authenticator {
     return [...splitPem(this.options.clientCAPem ?? ''), ...splitPem(this.options.requestHeader?.caPem ?? '')];
   }
 
-  authenticate(req: IncomingMessage): UserInfo | undefined {
+  /** The caller; a promise only for a bearer token the control plane has to review (tokenReview). */
+  authenticate(req: IncomingMessage): UserInfo | undefined | Promise<UserInfo | undefined> {
     const identity = this.certIdentity(req.socket as TLSSocket);
     if (identity.kind === 'proxy') return this.fromHeaders(req);
     const token = this.bearer(req);
-    if (token !== undefined) return this.authenticateToken(token);
+    if (token !== undefined) return this.authenticateToken(token) ?? this.options.tokenReview?.(token);
     return identity.kind === 'user' ? identity.user : undefined;
   }
 

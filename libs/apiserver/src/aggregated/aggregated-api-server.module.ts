@@ -2,7 +2,9 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, type ApiServerModuleOptions } from '../api-server.module';
 import type { Authorizer } from '../authorization/authorizer';
 import { DelegatingAuthorizer } from '../authorization/delegating.authorizer';
+import type { UserInfo } from '../resource.definition';
 import { ApiClient } from './api.client';
+import { TokenReviewAuthenticator } from './token-review.authenticator';
 import { SelfRegistrationModule, type ApiServiceIdentity } from './apiservice.registrar';
 import type { AggregatedServerOptions } from './aggregated-server.main';
 
@@ -22,6 +24,13 @@ export function aggregatedAuthorizer(options: AggregatedServerOptions): Authoriz
   return new DelegatingAuthorizer((spec) => client.subjectAccessReview(spec));
 }
 
+/** Bearer tokens sent to the server directly are reviewed by the control plane it registers with, as kube's delegating authenticator does. */
+export function aggregatedTokenReview(options: AggregatedServerOptions): ((token: string) => Promise<UserInfo | undefined>) | undefined {
+  if (options.config.server.authentication.tokenReview || !options.registration) return options.config.server.authentication.tokenReview;
+  const client = new ApiClient(options.registration.target);
+  return new TokenReviewAuthenticator((token) => client.tokenReview(token)).authenticate;
+}
+
 /**
  * An aggregated API server in one import: the generic server with its resources and admission
  * (ApiServerModule), its requests authorized by the control plane (aggregatedAuthorizer), and its APIService
@@ -30,7 +39,8 @@ export function aggregatedAuthorizer(options: AggregatedServerOptions): Authoriz
 @Module({})
 export class AggregatedApiServerModule {
   static forRoot(options: AggregatedApiServerModuleOptions): DynamicModule {
-    const config = { ...options.config, server: { ...options.config.server, authorizer: aggregatedAuthorizer(options) } };
+    const server = options.config.server;
+    const config = { ...options.config, server: { ...server, authorizer: aggregatedAuthorizer(options), authentication: { ...server.authentication, tokenReview: aggregatedTokenReview(options) } } };
     return {
       module: AggregatedApiServerModule,
       imports: [

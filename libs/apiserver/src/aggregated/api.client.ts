@@ -19,6 +19,7 @@ import {
 } from '@kubernetes/client-node';
 import { StatusError, type Status, type StatusReason } from '@kube/apimachinery';
 import type { SubjectAccessReviewSpec, SubjectAccessReviewStatus } from '../authorization/delegating.authorizer';
+import type { TokenReviewStatus } from './token-review.authenticator';
 
 /** Where and as whom to talk to the control plane: the aggregator URL and a client certificate. */
 export interface RegistrationTarget {
@@ -89,6 +90,13 @@ export class ApiClient {
     const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', metadata: {}, spec };
     const answer = await this.call('create subjectaccessreviews', () => this.objects.create(review));
     return ((answer as { status?: SubjectAccessReviewStatus }).status ?? { allowed: false });
+  }
+
+  /** Asks the control plane who `token` authenticates (a TokenReview, nothing stored). */
+  async tokenReview(token: string): Promise<TokenReviewStatus> {
+    const review = { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', metadata: {}, spec: { token } };
+    const answer = await this.call('create tokenreviews', () => this.objects.create(review));
+    return (answer as { status?: TokenReviewStatus }).status ?? {};
   }
 
   close(): void {

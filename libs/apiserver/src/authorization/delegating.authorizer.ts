@@ -1,3 +1,4 @@
+import { ExpiringCache } from '../expiring.cache';
 import type { AuthorizationAttributes, AuthorizationResult, Authorizer } from './authorizer';
 
 /** authorization.k8s.io/v1 SubjectAccessReviewSpec, as kube's webhook authorizer sends it. */
@@ -73,8 +74,7 @@ export class DelegatingAuthorizer implements Authorizer {
   private readonly denyTtl: number;
   private readonly alwaysAllowedPath: (a: AuthorizationAttributes) => boolean;
   private readonly alwaysAllowGroups: ReadonlySet<string>;
-  private readonly now: () => number;
-  private readonly cache = new Map<string, { result: AuthorizationResult; expires: number }>();
+  private readonly cache: ExpiringCache<AuthorizationResult>;
 
   constructor(
     private readonly review: SubjectAccessReviewer,
@@ -84,7 +84,7 @@ export class DelegatingAuthorizer implements Authorizer {
     this.denyTtl = options.denyCacheTtlMs ?? DELEGATING_AUTHORIZATION_DEFAULTS.denyCacheTtlMs;
     this.alwaysAllowedPath = pathMatcher(options.alwaysAllowPaths ?? DELEGATING_AUTHORIZATION_DEFAULTS.alwaysAllowPaths);
     this.alwaysAllowGroups = new Set(options.alwaysAllowGroups ?? DELEGATING_AUTHORIZATION_DEFAULTS.alwaysAllowGroups);
-    this.now = options.now ?? Date.now;
+    this.cache = new ExpiringCache(CACHE_SIZE, options.now);
   }
 
   authorize(a: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
@@ -92,18 +92,14 @@ export class DelegatingAuthorizer implements Authorizer {
     if (a.user.groups.some((g) => this.alwaysAllowGroups.has(g))) return { decision: 'Allow', reason: '' };
     const spec = subjectAccessReviewSpec(a);
     const key = JSON.stringify(spec);
-    const hit = this.cache.get(key);
-    if (hit && hit.expires > this.now()) return hit.result;
-    if (hit) this.cache.delete(key);
-    return this.ask(key, spec);
+    return this.cache.get(key) ?? this.ask(key, spec);
   }
 
   private async ask(key: string, spec: SubjectAccessReviewSpec): Promise<AuthorizationResult> {
     const status = await this.review(spec);
     // kube's webhook: allowed, else denied, else no opinion (another authorizer could still allow).
     const result: AuthorizationResult = { decision: status.allowed ? 'Allow' : status.denied ? 'Deny' : 'NoOpinion', reason: status.reason ?? '' };
-    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { result, expires: this.now() + (status.allowed ? this.allowTtl : this.denyTtl) });
+    this.cache.set(key, result, status.allowed ? this.allowTtl : this.denyTtl);
     return result;
   }
 }

@@ -1,7 +1,7 @@
 import { Errors } from '@kube/apimachinery';
 import { isPublicPath, type Authenticator } from '../authentication';
 import type { UserInfo } from '../resource.definition';
-import { respondWithError, type Filter } from './api-request';
+import { respondWithError, type ApiRequest, type Filter, type RequestHandler } from './api-request';
 
 const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
@@ -11,11 +11,15 @@ const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthe
  * on the paths kube's system:public-info-viewer opens to anonymous callers (health, version).
  */
 export function withAuthentication(authenticator: Authenticator): Filter {
-  return (next) => (r) => {
-    const user = authenticator.authenticate(r.req);
+  const proceed = (next: RequestHandler, r: ApiRequest, user: UserInfo | undefined): Promise<number> => {
     if (user) r.user = user;
     else if (isPublicPath(r.path)) r.user = ANONYMOUS;
     else return Promise.resolve(respondWithError(r.res, Errors.unauthorized()));
     return next(r);
+  };
+  return (next) => (r) => {
+    const user = authenticator.authenticate(r.req);
+    // Only tokens reviewed by the control plane wait; everything else is answered synchronously.
+    return user instanceof Promise ? user.then((u) => proceed(next, r, u)) : proceed(next, r, user);
   };
 }
