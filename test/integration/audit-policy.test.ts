@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditPolicy } from '@kube/apiserver';
 import { tempDir } from '@kube/testing';
-import { kubectlSession, startStack, type StackHarness } from '@test/support';
+import { kubectlSession, startStack, userKubeconfig, type StackHarness } from '@test/support';
 
 const POLICY = `apiVersion: audit.k8s.io/v1
 kind: Policy
@@ -36,6 +36,7 @@ interface Line {
   responseObject?: { metadata?: Record<string, unknown>; data?: Record<string, string> };
   requestReceivedTimestamp: string;
   stageTimestamp: string;
+  annotations?: Record<string, string>;
 }
 
 describe('audit policy through the front door (kubectl 1.33)', () => {
@@ -83,6 +84,21 @@ describe('audit policy through the front door (kubectl 1.33)', () => {
     expect(created).toMatchObject({ level: 'RequestResponse', objectRef: { resource: 'configmaps', namespace: 'audited', name: 'settings' }, requestObject: { metadata: { name: 'settings' }, data: { mode: 'loud' } }, responseObject: { metadata: { name: 'settings', namespace: 'audited' }, data: { mode: 'loud' } }, responseStatus: { code: 201 } });
     expect(created.responseObject?.metadata?.uid).toEqual(expect.any(String));
     expect(created.responseObject?.metadata?.managedFields).toBeUndefined();
+  });
+
+  it("annotates events with the authorization decision and RBAC's reason, as kube's WithAuthorization does", async () => {
+    await ok(['create', 'rolebinding', 'erin-view', '--clusterrole=view', '--user=erin', '-n', 'audited']);
+    const kc = await userKubeconfig(stack, 'erin');
+    const erin = kubectlSession('1.33', () => kc);
+    await erin.ok(['get', 'configmaps', '-n', 'audited']);
+    const allowed = await eventually((l) => l.user.username === 'erin' && l.verb === 'list' && l.stage === 'ResponseComplete');
+    expect(allowed.annotations).toEqual({
+      'authorization.k8s.io/decision': 'allow',
+      'authorization.k8s.io/reason': 'RBAC: allowed by RoleBinding "erin-view/audited" of ClusterRole "view" to User "erin"',
+    });
+    expect((await erin.k(['get', 'secrets', '-n', 'audited'])).code).toBe(1);
+    const refused = await eventually((l) => l.user.username === 'erin' && l.objectRef?.resource === 'secrets');
+    expect(refused).toMatchObject({ responseStatus: { code: 403 }, annotations: { 'authorization.k8s.io/decision': 'forbid', 'authorization.k8s.io/reason': '' } });
   });
 
   it('drops a path a None rule names, and audits the rest', async () => {

@@ -31,6 +31,8 @@ export class ApiRequest {
   longRunning = false;
   /** Who is asking (with-authentication, then with-impersonation). */
   user: UserInfo | undefined = undefined;
+  /** Annotations for the request's audit events (kube's audit.AddAuditAnnotations); set by withAudit only when the request is audited. */
+  auditAnnotations: Record<string, string> | undefined = undefined;
   /** Set by a handler that passed the request on to another server, which counts it in its own metrics. */
   proxied = false;
   /** Set by the server when the request reached one of its installed resources: only then do its path's group,

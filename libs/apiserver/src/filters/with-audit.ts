@@ -138,6 +138,7 @@ class AuditedRequest {
       responseObject: response !== undefined && decision.level === 'RequestResponse' ? trim(response) : undefined,
       requestReceivedTimestamp: this.received,
       stageTimestamp: microTime(),
+      annotations: r.auditAnnotations && Object.keys(r.auditAnnotations).length ? { ...r.auditAnnotations } : undefined,
     };
     this.audit.write(event);
   }
@@ -154,6 +155,7 @@ export function withAudit(audit: AuditLog | undefined): Filter {
     const user = r.user;
     const decision = audit.policy.decide({ user, info: r.info });
     if (decision.level === 'None') return next(r);
+    r.auditAnnotations = {};
     const audited = new AuditedRequest(audit, r, decision, user);
     audited.requestReceived();
     let code: number;

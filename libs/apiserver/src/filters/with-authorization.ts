@@ -20,6 +20,9 @@ export function authorizationAttributes(user: UserInfo, info: RequestInfo): Auth
   };
 }
 
+export const DECISION_ANNOTATION = 'authorization.k8s.io/decision';
+export const REASON_ANNOTATION = 'authorization.k8s.io/reason';
+
 // kube avoids messages that look like valid HTML; quotes are fine.
 const sanitize = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** Go's %q for the strings that appear here. */
@@ -57,6 +60,11 @@ export function withAuthorization(authorizer: Authorizer = alwaysAllowAuthorizer
       result = await authorizer.authorize(attributes);
     } catch (err) {
       return respondWithError(r.res, Errors.internal(err));
+    }
+    // kube's WithAuthorization annotates the audit event with the decision and the authorizer's reason.
+    if (r.auditAnnotations) {
+      r.auditAnnotations[DECISION_ANNOTATION] = result.decision === 'Allow' ? 'allow' : 'forbid';
+      r.auditAnnotations[REASON_ANNOTATION] = result.reason;
     }
     if (result.decision === 'Allow') return next(r);
     r.res.setHeader('X-Content-Type-Options', 'nosniff');
