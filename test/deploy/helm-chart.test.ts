@@ -7,12 +7,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { locateHelm } from '@kube/testing';
+import { AuditPolicyChecker, parseAuditPolicy } from '@kube/apiserver';
+import { locateHelm, tempDir } from '@kube/testing';
 import { startStack } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
 
@@ -280,6 +281,25 @@ describe('helm lint and helm template', () => {
       expect(env.KUBE_NATS_URL, component).toBeTruthy();
       expect(`https://${env.KUBE_ADVERTISE_ADDRESS}`, component).toBe(backends.get(component));
     }
+  });
+
+  it('renders aggregator.auditPolicy into a policy the front door parses, mounted where KUBE_AUDIT_POLICY_FILE points', () => {
+    const values = join(tempDir('audit-values'), 'values.yaml');
+    writeFileSync(values, 'aggregator:\n  auditPolicy:\n    omitStages: [RequestReceived]\n    rules:\n      - {level: None, nonResourceURLs: ["/readyz*"]}\n      - {level: RequestResponse, resources: [{group: "", resources: [configmaps]}]}\n      - {level: Metadata}\n');
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '-f', values], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Obj = { kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const policy = new AuditPolicyChecker(parseAuditPolicy(docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-aggregator-audit-policy')?.data?.['policy.yaml'] ?? ''));
+    expect(policy.decide({ user: { name: 'u', groups: [] }, info: { isResourceRequest: false, path: '/readyz', verb: 'get', apiPrefix: '', group: '', version: '', namespace: '', resource: '', subresource: '', name: '' } }).level).toBe('None');
+    const pod = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'kts-kube-ts-aggregator')?.spec.template.spec;
+    const env = Object.fromEntries((pod.containers[0].env as Array<{ name: string; value: string }>).map((e) => [e.name, e.value]));
+    const mount = (pod.containers[0].volumeMounts as Array<{ name: string; mountPath: string }>).find((m) => m.name === 'audit-policy');
+    expect(env.KUBE_AUDIT_POLICY_FILE).toBe(`${mount?.mountPath}/policy.yaml`);
+    expect(pod.volumes).toContainEqual({ name: 'audit-policy', configMap: { name: 'kts-kube-ts-aggregator-audit-policy' } });
+    // Without a policy there is neither ConfigMap nor variable.
+    const plain = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts'], { encoding: 'utf8' }).stdout;
+    expect(plain).not.toContain('audit-policy');
   });
 
   it('refuses an aggregatedApiservers entry that misses what the templates need', () => {
