@@ -123,6 +123,7 @@ async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient,
   console.log(line('GET through aggregator, 32 conns', proxied32, direct32, '≥ 60% of direct'));
   console.log(line('  minimal Node proxy, 32 conns', minimal32, direct32, 'the ceiling of any Node proxy here'));
   console.log(line('  aggregator vs minimal proxy', proxied32, minimal32, 'report'));
+  await benchRbac(aggPort, tls, pki);
   const w = await benchWatchers(aggPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 3, 'proxied');
   console.log(`WATCH 1,000 watchers via aggregator  delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries`);
 
@@ -178,6 +179,43 @@ function fiftyFields(): Record<string, unknown> {
   const spec: Record<string, unknown> = {};
   for (let f = 0; f < 50; f++) spec[`field${f}`] = f % 3 === 0 ? f : f % 3 === 1 ? `value-${f}` : f % 2 === 0;
   return spec;
+}
+
+/**
+ * Authorization's cost: the same cached GET through the front door by a user RBAC allows through a RoleBinding,
+ * with 1,000 other ClusterRoles and bindings in the cluster, vs system:masters (which skips RBAC).
+ */
+async function benchRbac(aggPort: number, tls: TlsClient, pki: Awaited<ReturnType<typeof ensurePki>>): Promise<void> {
+  const admin = agentFor(tls, 8);
+  const post = async (path: string, obj: object): Promise<void> => {
+    const r = await call(admin, aggPort, { method: 'POST', path, body: JSON.stringify(obj) });
+    if (r.status !== 201) throw new Error(`POST ${path}: ${r.status} ${r.body}`);
+  };
+  const rbac = '/apis/rbac.authorization.k8s.io/v1';
+  for (let i = 0; i < 1000; i += 50) {
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, j) => {
+        const n = i + j;
+        await post(`${rbac}/clusterroles`, { metadata: { name: `bench-role-${n}` }, rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get'], resourceNames: [`s${n}`] }] });
+        await post(`${rbac}/clusterrolebindings`, { metadata: { name: `bench-binding-${n}` }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: `bench-role-${n}` }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: `someone-${n}` }] });
+      }),
+    );
+  }
+  await post(`${rbac}/namespaces/default/rolebindings`, { metadata: { name: 'bench-viewer' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'view' }, subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'bench-viewer' }] });
+  const ca = await loadCertificateAuthority(pki.caCert, pki.caKey);
+  const viewerCert = await issueCertificate(ca, { commonName: 'bench-viewer', usage: 'client' });
+  const viewer = agentFor({ ca: tls.ca, cert: Buffer.from(viewerCert.certPem), key: Buffer.from(viewerCert.keyPem) }, 32);
+  const mastersAgent = agentFor(tls, 32);
+  const getAs = (agent: ReturnType<typeof agentFor>) => async (): Promise<boolean> => (await call(agent, aggPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200;
+  const get = getAs(viewer);
+  const deadline = Date.now() + 10_000;
+  while (!(await get())) if (Date.now() > deadline) throw new Error('bench-viewer is not allowed to read the configmap');
+  const masters = await runLoad(32, SECONDS, getAs(mastersAgent));
+  const viewed = await runLoad(32, SECONDS, get);
+  mastersAgent.destroy();
+  console.log(line('GET via aggregator, RBAC user', viewed, masters, '≥ 90% of system:masters, 1,000 roles'));
+  viewer.destroy();
+  admin.destroy();
 }
 
 /** CRD applied → first custom resource accepted (through the aggregator), CR vs configmap creates, validation cost. */
