@@ -302,6 +302,33 @@ describe('helm lint and helm template', () => {
     expect(plain).not.toContain('audit-policy');
   });
 
+  it('gives every workload a NetworkPolicy admitting exactly its container ports, the backends only from the release', () => {
+    // values-custom.yaml registers the sample with the HOST cluster, whose kube-apiserver then proxies to it.
+    for (const [args, openToAll] of [[[], ['aggregator']], [['-f', join(ROOT, 'test/deploy/values-custom.yaml')], ['aggregator', 'sample-apiserver']]] as const) {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      type Obj = { kind: string; metadata: { name: string }; spec?: any };
+      const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+      const policies = docs.filter((d) => d.kind === 'NetworkPolicy');
+      const workloads = docs.filter((d) => d.kind === 'Deployment' || d.kind === 'StatefulSet');
+      expect(workloads.length).toBeGreaterThan(4);
+      for (const w of workloads) {
+        const labels = w.spec.template.metadata.labels as Record<string, string>;
+        const selecting = policies.filter((p) => Object.entries(p.spec.podSelector.matchLabels as Record<string, string>).every(([k, v]) => labels[k] === v));
+        expect(selecting.map((p) => p.metadata.name), w.metadata.name).toHaveLength(1);
+        const policy = selecting[0];
+        const containerPorts = (w.spec.template.spec.containers as Array<{ ports?: Array<{ containerPort: number }> }>).flatMap((c) => (c.ports ?? []).map((p) => p.containerPort));
+        const admitted = new Set((policy.spec.ingress as Array<{ ports: Array<{ port: number }> }>).flatMap((r) => r.ports.map((p) => p.port)));
+        expect([...admitted].sort(), w.metadata.name).toEqual([...new Set(containerPorts)].sort());
+        const component = labels['app.kubernetes.io/component'];
+        const open = (policy.spec.ingress as Array<{ from?: unknown[] }>).some((r) => !r.from);
+        expect(open, `${component} open to all`).toBe((openToAll as readonly string[]).includes(component));
+      }
+    }
+    const off = spawnSync(helm, ['template', 'kts', CHART, '--set', 'networkPolicy.enabled=false'], { encoding: 'utf8' });
+    expect(off.stdout).not.toContain('kind: NetworkPolicy');
+  });
+
   it('refuses an aggregatedApiservers entry that misses what the templates need', () => {
     const bad = spawnSync(helm, ['template', 'kts', CHART, '--set', 'aggregatedApiservers[0].name=x'], { encoding: 'utf8' });
     expect(bad.status).not.toBe(0);
