@@ -103,6 +103,14 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
     withoutMeta: true,
     contents: ['authentication.k8s.io/v1 SelfSubjectReview, TokenReview'],
   },
+  {
+    file: 'apps/core-api/src/openapi/flowcontrol-v1.schemas.ts',
+    exportName: 'flowcontrolV1Components',
+    document: 'apis__flowcontrol.apiserver.k8s.io__v1_openapi.json',
+    roots: withLists('io.k8s.api.flowcontrol.v1.', ['FlowSchema', 'PriorityLevelConfiguration']),
+    withoutMeta: true,
+    contents: ['flowcontrol.apiserver.k8s.io/v1 FlowSchema, PriorityLevelConfiguration and their lists'],
+  },
 ];
 
 const REF_PREFIX = '#/components/schemas/';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { GenericApiServer, HealthChecks, informerProviders } from '@kube/apiserver';
+import { FlowControl, GenericApiServer, HealthChecks, flowSchemasFromInformers, informerProviders } from '@kube/apiserver';
+import { SharedInformerFactory } from '@kube/client';
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
@@ -33,9 +34,14 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(AGGREGATOR_CONFIG) private readonly config: AggregatorConfig,
     @Inject(LeaderElection) private readonly election: LeaderElection,
     @Inject(AUTHORIZATION) private readonly authz: AuthorizationSet,
+    @Inject(FlowControl) private readonly flowControl: FlowControl,
+    @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    // APF classifies by the bootstrap objects in memory until the FlowSchemas and levels are listed.
+    flowSchemasFromInformers(this.flowControl, this.informers);
+    this.informers.start();
     // Every request is authorized from the RBAC objects in memory: they are listed before the first request.
     await Promise.all([this.local.start(), this.authz.start()]);
     this.port = await this.frontDoor.listen();
@@ -103,17 +109,26 @@ export class AggregatorModule {
         },
         { provide: OpenApiMerger, useFactory: (local: GenericApiServer, agents: BackendAgents) => new OpenApiMerger(agents, () => local.openApiDocuments), inject: [GenericApiServer, BackendAgents] },
         {
+          provide: FlowControl,
+          useFactory: () =>
+            new FlowControl({
+              // kube's server concurrency limit: the two max-in-flight budgets together.
+              serverConcurrencyLimit: (s.maxRequestsInFlight ?? 400) + (s.maxMutatingRequestsInFlight ?? 200),
+              requestWaitLimitMs: Math.min((s.requestTimeoutMs ?? 60_000) / 4, 60_000),
+            }),
+        },
+        {
           provide: FrontDoor,
-          useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents, authz: AuthorizationSet) =>
+          useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents, authz: AuthorizationSet, flowControl: FlowControl) =>
             new FrontDoor(
-              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, auditPolicy: config.auditPolicy, requestLog: s.requestLog, authorizer: authz.authorizer },
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens }, proxyClient: config.proxyClient, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, auditLogPath: config.auditLogPath, auditPolicy: config.auditPolicy, requestLog: s.requestLog, authorizer: authz.authorizer, flowControl },
               local,
               routes,
               discovery,
               openapi,
               agents,
             ),
-          inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents, AUTHORIZATION],
+          inject: [GenericApiServer, RoutingTable, DiscoveryMerger, OpenApiMerger, BackendAgents, AUTHORIZATION, FlowControl],
         },
         // The front door serves the aggregator's health: controllers register their checks there themselves.
         { provide: HealthChecks, useFactory: (frontDoor: FrontDoor) => frontDoor.health, inject: [FrontDoor] },

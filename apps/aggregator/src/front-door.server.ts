@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -24,6 +24,8 @@ export interface FrontDoorOptions {
   requestLog?: RequestLogOptions;
   /** Decides every request, proxied ones and impersonation included, before it is served or proxied (default: allow all). */
   authorizer?: Authorizer;
+  /** API Priority and Fairness (else max-in-flight). */
+  flowControl?: FlowControl;
 }
 
 /**

@@ -46,3 +46,4 @@ export type { InFlightLimits } from './filters/with-max-in-flight';
 export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokens, serviceAccountTokensFromStorage, serviceAccountUser, type StorageServiceAccountTokens, type BoundObject, type IssuedToken, type ServiceAccountLookup, type ServiceAccountTokenOptions, type TokenRequestInput } from './serviceaccount/service-account.token';
 export { signJwt, verifyJwt, signingKeyPair, verificationKeys, type JwsAlgorithm, type JwtClaims, type SigningKeyPair, type VerificationKey } from './serviceaccount/jwt.codec';
 export { OIDC_CONFIGURATION_PATH, OIDC_JWKS_PATH, serveOidcDiscovery } from './serviceaccount/oidc.discovery';
+export * from './flowcontrol';

@@ -9,6 +9,7 @@ import { authenticationV1Components as authenticationOwn } from './authenticatio
 import { authorizationV1Components as authorizationOwn } from './authorization-v1.schemas';
 import { coordinationV1Components as coordinationOwn } from './coordination-v1.schemas';
 import { coreV1Components as coreOwn } from './core-v1.schemas';
+import { flowcontrolV1Components as flowcontrolOwn } from './flowcontrol-v1.schemas';
 import { rbacV1Components as rbacOwn } from './rbac-v1.schemas';
 
 export const coreV1Components: SchemaComponents = { ...metaV1Components, ...coreOwn };
@@ -18,3 +19,4 @@ export const coordinationV1Components: SchemaComponents = { ...metaV1Components,
 export const rbacV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...rbacOwn };
 export const authorizationV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...authorizationOwn };
 export const authenticationV1Components: SchemaComponents = { ...metaV1Components, ...authenticationOwn };
+export const flowcontrolV1Components: SchemaComponents = { ...metaV1Components, ...flowcontrolOwn };

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Authenticator } from '../authentication';
 import type { Authorizer } from '../authorization/authorizer';
 import type { AuditLog } from '../logging/audit.log';
+import type { FlowControl } from '../flowcontrol/flow-control';
 import type { RequestLog } from '../logging/request.log';
 import type { Filter, RequestHandler } from './api-request';
 import { withAudit, withFailedAuthenticationAudit } from './with-audit';
@@ -12,6 +13,7 @@ import { withLogging } from './with-logging';
 import { withMaxInFlight, type InFlightLimits } from './with-max-in-flight';
 import { withMetrics } from './with-metrics';
 import { withPanicRecovery } from './with-panic-recovery';
+import { withPriorityAndFairness } from './with-priority-and-fairness';
 import { withRequestId } from './with-request-id';
 import { withRequestInfo } from './with-request-info';
 import { withRetryAfter } from './with-retry-after';
@@ -35,6 +37,12 @@ export interface HandlerChainConfig extends InFlightLimits {
   forwardRequestId?: boolean;
   /** True once the server is stopping (new requests get 429 + Retry-After). */
   shuttingDown(): boolean;
+  /**
+   * API Priority and Fairness in place of max-in-flight (the front door, which follows the FlowSchemas and
+   * PriorityLevelConfigurations). Servers without those objects (core-api, extensions, SDK servers behind the
+   * front door) keep max-in-flight, as kube's aggregated servers do when APF is off.
+   */
+  flowControl?: FlowControl;
 }
 
 /**
@@ -56,7 +64,7 @@ export function buildHandlerChain(handler: RequestHandler, c: HandlerChainConfig
     // After authentication, before impersonation, as kube's: the policy sees who authenticated.
     withAudit(c.audit),
     withImpersonation(c.impersonator),
-    withMaxInFlight(c),
+    c.flowControl ? withPriorityAndFairness(c.flowControl) : withMaxInFlight(c),
     withAuthorization(c.authorizer),
   ];
   return filters.reduceRight<RequestHandler>((next, filter) => filter(next), handler);

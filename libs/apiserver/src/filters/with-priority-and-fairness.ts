@@ -1,0 +1,50 @@
+import { Errors } from '@kube/apimachinery';
+import type { FlowControl } from '../flowcontrol/flow-control';
+import { FLOW_SCHEMA_UID_HEADER, PRIORITY_LEVEL_UID_HEADER } from '../flowcontrol/flowcontrol.types';
+import { respondWithError, type Filter } from './api-request';
+
+/** kube's Retry-After for a request APF rejected (its dropped-requests tracker starts there). */
+const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * kube's WithPriorityAndFairness: classifies the request by the FlowSchemas, names the matched objects in
+ * X-Kubernetes-PF-* headers, then runs it on a seat of its priority level: at once, after waiting in its flow's
+ * queue, or never (429 + Retry-After when the queues are full or the wait times out). The exempt level and
+ * long-running requests (watches, upgrades) take no seat.
+ */
+export function withPriorityAndFairness(flowControl: FlowControl): Filter {
+  return (next) => async (r) => {
+    const user = r.user;
+    // kube classifies watches (they get headers) but lets other long-running requests pass unclassified.
+    if (!user || (r.longRunning && r.info.verb !== 'watch')) return next(r);
+    const schema = flowControl.classify(user, r.info);
+    const level = schema.level;
+    const m = schema.metrics;
+    r.res.setHeader(PRIORITY_LEVEL_UID_HEADER, level.uid);
+    r.res.setHeader(FLOW_SCHEMA_UID_HEADER, schema.uid);
+    const queueSet = level.queueSet;
+    if (r.longRunning || level.exempt || !queueSet) {
+      m.dispatched.inc();
+      m.executing.inc();
+      try {
+        return await next(r);
+      } finally {
+        m.executing.dec();
+      }
+    }
+    let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs);
+    if (admission instanceof Promise) admission = await admission;
+    if (admission.queue === undefined) {
+      m.reject(admission.reason);
+      return respondWithError(r.res, Errors.tooManyRequests(undefined, RETRY_AFTER_SECONDS));
+    }
+    m.dispatched.inc();
+    m.executing.inc();
+    try {
+      return await next(r);
+    } finally {
+      m.executing.dec();
+      queueSet.release(admission.queue);
+    }
+  };
+}
