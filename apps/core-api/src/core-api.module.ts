@@ -7,6 +7,7 @@ import { AUTHORIZATION } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
 import { BOOTSTRAP_MANIFESTS, BootstrapManifestsController } from './reconcilers/bootstrap-manifests.reconciler';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
+import { FlowControlConfigController } from './reconcilers/flowcontrol-config.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
 import { NamespaceController } from './reconcilers/namespace.reconciler';
@@ -86,7 +87,7 @@ export class CoreApiModule {
       providers: [
         { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
         BootstrapManifestsController,
-        AuthorizationLifecycle, BootstrapController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController,
+        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController,
       ],
     };
   }
