@@ -1,0 +1,91 @@
+import { register } from 'prom-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from '../flowcontrol/flowcontrol.bootstrap';
+import { FlowControl } from '../flowcontrol/flow-control';
+import type { FlowSchema, PriorityLevelConfiguration } from '../flowcontrol/flowcontrol.types';
+import type { Filter } from './api-request';
+import { echo, serveFilters, type TestServer } from './filter.testing';
+import { withPriorityAndFairness } from './with-priority-and-fairness';
+
+/** Stands in for authentication: the user named by the X-Test-User header (masters when it says so). */
+const asTestUser: Filter = (next) => (r) => {
+  const name = String(r.req.headers['x-test-user'] ?? 'alice');
+  r.user = { name, groups: name === 'admin' ? ['system:masters', 'system:authenticated'] : ['system:authenticated'] };
+  return next(r);
+};
+
+const tinyLevel: PriorityLevelConfiguration = {
+  apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+  kind: 'PriorityLevelConfiguration',
+  metadata: { name: 'tiny', uid: 'tiny-pl' },
+  spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 1 } } } },
+};
+const tinySchema: FlowSchema = {
+  apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+  kind: 'FlowSchema',
+  metadata: { name: 'tiny', uid: 'tiny-fs' },
+  spec: { priorityLevelConfiguration: { name: 'tiny' }, matchingPrecedence: 500, rules: [{ subjects: [{ kind: 'User', user: { name: 'flooder' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }] },
+};
+
+async function metricValue(name: string, labels: Record<string, string>): Promise<number> {
+  const m = (await register.getSingleMetric(name)?.get())?.values ?? [];
+  return m.filter((v) => Object.entries(labels).every(([k, want]) => String(v.labels[k]) === want)).reduce((sum, v) => sum + v.value, 0);
+}
+
+describe('withPriorityAndFairness', () => {
+  let server: TestServer;
+  afterEach(() => server.close());
+
+  it('names the matched FlowSchema and priority level, queues a level past its seats and answers 429 when its queues are full', async () => {
+    // 1 share of 6 (mandatory 5 + tiny 1) of a 1-seat server: one seat, one queue of one.
+    const fc = new FlowControl({ serverConcurrencyLimit: 1, requestWaitLimitMs: 10_000 });
+    fc.configure([tinySchema], [tinyLevel]);
+    expect(fc.level('tiny')?.nominalConcurrencyLimit).toBe(1);
+    const held: Array<() => void> = [];
+    server = await serveFilters([asTestUser, withPriorityAndFairness(fc)], (r) => (r.query.has('hold') ? new Promise((resolve) => held.push(() => void echo(r).then(resolve))) : echo(r)));
+    const rejectedBefore = await metricValue('apiserver_flowcontrol_rejected_requests_total', { flow_schema: 'tiny', reason: 'queue-full' });
+
+    const running = server.request('GET', '/api/v1/namespaces?hold', { 'x-test-user': 'flooder' });
+    while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    const queued = server.request('GET', '/api/v1/namespaces', { 'x-test-user': 'flooder' });
+    while (fc.level('tiny')?.queueSet?.waitingRequests !== 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    const rejected = await server.request('GET', '/api/v1/namespaces', { 'x-test-user': 'flooder' });
+    expect(rejected.status).toBe(429);
+    expect(rejected.headers['retry-after']).toBe('1');
+    expect(rejected.json()).toMatchObject({ kind: 'Status', reason: 'TooManyRequests', message: 'Too many requests, please try again later.', code: 429 });
+    expect(rejected.headers['x-kubernetes-pf-flowschema-uid']).toBe('tiny-fs');
+    expect(rejected.headers['x-kubernetes-pf-prioritylevel-uid']).toBe('tiny-pl');
+    expect(await metricValue('apiserver_flowcontrol_rejected_requests_total', { flow_schema: 'tiny', reason: 'queue-full' })).toBe(rejectedBefore + 1);
+    expect(await metricValue('apiserver_flowcontrol_current_inqueue_requests', { flow_schema: 'tiny' })).toBe(1);
+
+    // Other levels and the exempt one are not held up by the tiny level.
+    const admin = await server.request('GET', '/api/v1/namespaces', { 'x-test-user': 'admin' });
+    expect(admin.status).toBe(200);
+    expect(admin.headers['x-kubernetes-pf-flowschema-uid']).toBe('');
+    const watch = await server.request('GET', '/api/v1/namespaces?watch=true', { 'x-test-user': 'flooder' });
+    expect(watch.status).toBe(200);
+
+    held[0]();
+    expect((await running).status).toBe(200);
+    expect((await queued).status).toBe(200);
+    expect(await metricValue('apiserver_flowcontrol_current_inqueue_requests', { flow_schema: 'tiny' })).toBe(0);
+    expect(await metricValue('apiserver_flowcontrol_request_wait_duration_seconds', { flow_schema: 'tiny', execute: 'true' })).toBeGreaterThanOrEqual(0);
+    expect(await metricValue('apiserver_flowcontrol_dispatched_requests_total', { flow_schema: 'tiny' })).toBeGreaterThanOrEqual(2);
+    expect(await metricValue('apiserver_flowcontrol_nominal_limit_seats', { priority_level: 'tiny' })).toBe(1);
+  });
+
+  it('answers 429 when a request waited its whole wait limit', async () => {
+    const fc = new FlowControl({ serverConcurrencyLimit: 1, requestWaitLimitMs: 50 });
+    fc.configure([...BOOTSTRAP_FLOW_SCHEMAS, tinySchema], [...BOOTSTRAP_PRIORITY_LEVELS, tinyLevel]);
+    // With the suggested levels too the tiny level still gets ceil(1 × 1/246) = 1 seat.
+    const held: Array<() => void> = [];
+    server = await serveFilters([asTestUser, withPriorityAndFairness(fc)], (r) => (r.query.has('hold') ? new Promise((resolve) => held.push(() => void echo(r).then(resolve))) : echo(r)));
+    const running = server.request('GET', '/api/v1/pods?hold', { 'x-test-user': 'flooder' });
+    while (held.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+    const timedOut = await server.request('GET', '/api/v1/pods', { 'x-test-user': 'flooder' });
+    expect(timedOut.status).toBe(429);
+    expect(await metricValue('apiserver_flowcontrol_rejected_requests_total', { flow_schema: 'tiny', reason: 'time-out' })).toBeGreaterThanOrEqual(1);
+    held[0]();
+    expect((await running).status).toBe(200);
+  });
+});
