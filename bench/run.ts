@@ -5,7 +5,8 @@
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
  *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
- *  availability), custom resources, and the SDK (bench/sdk.bench.ts).
+ *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
+ *  a quiet user's GETs while another floods LIST).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -15,6 +16,7 @@ import { createInterface } from 'node:readline';
 import { Etcd3 } from 'etcd3';
 import { ensurePki, issueCertificate, loadCertificateAuthority } from '@kube/pki';
 import { startStubAggregatedServer } from './aggregated.stub';
+import { benchPriorityAndFairness } from './apf.bench';
 import { benchSdk } from './sdk.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
@@ -368,6 +370,7 @@ async function main(): Promise<void> {
     await benchAggregator(apiPort, aggPort, tls, pki);
     await benchCustomResources(apiPort, extPort, aggPort, tls);
     await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
+    await benchPriorityAndFairness({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, seconds: SECONDS });
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

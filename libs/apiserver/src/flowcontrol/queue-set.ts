@@ -153,7 +153,9 @@ export class QueueSet<T> {
       let best: Queue<T> | undefined;
       for (const q of this.queues) {
         const head = q.waiting[0];
-        if (head && (!best || head.start < best.waiting[0].start)) best = q;
+        if (!head) continue;
+        // Equal starts: the queue with fewer requests executing goes first (a quiet flow before a busy one).
+        if (!best || head.start < best.waiting[0].start || (head.start === best.waiting[0].start && q.executing < best.executing)) best = q;
       }
       if (!best) return;
       const w = best.waiting.shift() as Waiter<T>;
