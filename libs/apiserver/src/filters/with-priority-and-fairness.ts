@@ -32,7 +32,8 @@ export function withPriorityAndFairness(flowControl: FlowControl): Filter {
         m.executing.dec();
       }
     }
-    let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs);
+    // A client that goes away while queued gives its place up (kube: the request context is cancelled).
+    let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs, (cancel) => r.res.once('close', cancel));
     if (admission instanceof Promise) admission = await admission;
     if (admission.queue === undefined) {
       m.reject(admission.reason);

@@ -60,6 +60,23 @@ describe('QueueSet', () => {
     expect(events.dequeued).toEqual([['a', false, 1000]]);
   });
 
+  it('withdraws a waiting request its caller gave up on, and never one already dispatched', async () => {
+    const { observer, events } = recorder();
+    const qs = new QueueSet({ concurrencyLimit: 1, queues: 1, handSize: 1, queueLengthLimit: 5 }, observer, () => now);
+    const first = qs.admit(1, 'a', 1000) as Admission;
+    let cancelWaiting = (): void => undefined;
+    const waiting = qs.admit(1, 'b', 1000, (cancel) => (cancelWaiting = cancel)) as Promise<Admission>;
+    let cancelDispatched = (): void => undefined;
+    const dispatched = qs.admit(1, 'c', 1000, (cancel) => (cancelDispatched = cancel)) as Promise<Admission>;
+    cancelWaiting();
+    expect(await waiting).toEqual({ reason: 'cancelled' });
+    qs.release(first.queue as number);
+    expect(await dispatched).toEqual({ queue: 0 });
+    cancelDispatched();
+    expect(qs.executingRequests).toBe(1);
+    expect(events.dequeued.map(([tag, executed]) => [tag, executed])).toEqual([['b', false], ['c', true]]);
+  });
+
   it('rejects past the limit at once on a level without queues (Reject)', () => {
     const { observer } = recorder();
     const qs = new QueueSet({ concurrencyLimit: 1, queues: 0, handSize: 0, queueLengthLimit: 0 }, observer, () => now);

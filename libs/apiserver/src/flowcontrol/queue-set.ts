@@ -111,9 +111,10 @@ export class QueueSet<T> {
 
   /**
    * Admits a request of the flow whose hash is `flowHash`: executing at once (synchronously), rejected, or,
-   * when it has to wait, a promise settled when it is dispatched or after `waitLimitMs`.
+   * when it has to wait, a promise settled when it is dispatched, after `waitLimitMs`, or when the caller gives
+   * up (`onCancel`, called only for a request that waits, receives the function that withdraws it).
    */
-  admit(flowHash: number, tag: T, waitLimitMs: number): Admission | Promise<Admission> {
+  admit(flowHash: number, tag: T, waitLimitMs: number, onCancel?: (cancel: () => void) => void): Admission | Promise<Admission> {
     const { queues, concurrencyLimit, queueLengthLimit } = this.config;
     if (queues === 0) {
       if (this.executing >= concurrencyLimit) return REJECTED['concurrency-limit'];
@@ -132,10 +133,11 @@ export class QueueSet<T> {
       const start = Math.max(this.virtualTime, queue.lastFinish);
       queue.lastFinish = start + 1;
       const waiter: Waiter<T> = { queue, start, enqueuedAt: this.now(), tag, resolve, timer: undefined };
-      waiter.timer = setTimeout(() => this.expire(waiter), waitLimitMs);
+      waiter.timer = setTimeout(() => this.withdraw(waiter, REJECTED['time-out']), waitLimitMs);
       queue.waiting.push(waiter);
       this.waitingTotal++;
       this.observer.enqueued(tag);
+      onCancel?.(() => this.withdraw(waiter, REJECTED.cancelled));
       this.dispatch();
     });
   }
@@ -169,13 +171,15 @@ export class QueueSet<T> {
     }
   }
 
-  private expire(w: Waiter<T>): void {
+  /** Takes a waiting request out of its queue (timed out or given up); nothing once it was dispatched. */
+  private withdraw(w: Waiter<T>, why: Admission): void {
     const i = w.queue.waiting.indexOf(w);
     if (i < 0) return;
     w.queue.waiting.splice(i, 1);
+    clearTimeout(w.timer);
     this.waitingTotal--;
     this.observer.dequeued(w.tag, false, this.now() - w.enqueuedAt);
-    w.resolve(REJECTED['time-out']);
+    w.resolve(why);
   }
 
   /**
