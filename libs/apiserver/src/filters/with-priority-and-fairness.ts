@@ -23,21 +23,22 @@ export function withPriorityAndFairness(flowControl: FlowControl): Filter {
     r.res.setHeader(PRIORITY_LEVEL_UID_HEADER, level.uid);
     r.res.setHeader(FLOW_SCHEMA_UID_HEADER, schema.uid);
     const queueSet = level.queueSet;
-    if (r.longRunning || level.exempt || !queueSet) {
+    if (r.longRunning) {
+      // A watch is dispatched without a seat; executing counts only what holds one (kube: the watch's initialisation).
       m.dispatched.inc();
-      m.executing.inc();
-      try {
-        return await next(r);
-      } finally {
-        m.executing.dec();
-      }
+      return next(r);
     }
-    // A client that goes away while queued gives its place up (kube: the request context is cancelled).
-    let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs, (cancel) => r.res.once('close', cancel));
-    if (admission instanceof Promise) admission = await admission;
-    if (admission.queue === undefined) {
-      m.reject(admission.reason);
-      return respondWithError(r.res, Errors.tooManyRequests(undefined, RETRY_AFTER_SECONDS));
+    // The exempt level takes no seat; any other waits for one of its level's.
+    let queue = -1;
+    if (!level.exempt && queueSet) {
+      // A client that goes away while queued gives its place up (kube: the request context is cancelled).
+      let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs, (cancel) => r.res.once('close', cancel));
+      if (admission instanceof Promise) admission = await admission;
+      if (admission.queue === undefined) {
+        m.reject(admission.reason);
+        return respondWithError(r.res, Errors.tooManyRequests(undefined, RETRY_AFTER_SECONDS));
+      }
+      queue = admission.queue;
     }
     m.dispatched.inc();
     m.executing.inc();
@@ -45,7 +46,7 @@ export function withPriorityAndFairness(flowControl: FlowControl): Filter {
       return await next(r);
     } finally {
       m.executing.dec();
-      queueSet.release(admission.queue);
+      if (queue >= 0) queueSet?.release(queue);
     }
   };
 }
