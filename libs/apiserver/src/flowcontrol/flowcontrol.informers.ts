@@ -1,7 +1,10 @@
+import { Logger } from '@nestjs/common';
 import type { GroupResource } from '@kube/apimachinery';
 import type { SharedInformerFactory } from '@kube/client';
 import type { FlowControl } from './flow-control';
 import { FLOWCONTROL_GROUP, type FlowSchema, type PriorityLevelConfiguration } from './flowcontrol.types';
+
+const logger = new Logger('FlowControl');
 
 export const FLOW_SCHEMAS_RESOURCE: GroupResource = { group: FLOWCONTROL_GROUP, resource: 'flowschemas' };
 export const PRIORITY_LEVELS_RESOURCE: GroupResource = { group: FLOWCONTROL_GROUP, resource: 'prioritylevelconfigurations' };
@@ -18,7 +21,12 @@ export function flowSchemasFromInformers(flowControl: FlowControl, informers: Sh
   const digest = (): void => {
     scheduled = false;
     if (!schemas.hasSynced() || !levels.hasSynced()) return;
-    flowControl.configure(schemas.lister.list() as FlowSchema[], levels.lister.list() as PriorityLevelConfiguration[]);
+    try {
+      flowControl.configure(schemas.lister.list() as FlowSchema[], levels.lister.list() as PriorityLevelConfiguration[]);
+    } catch (err) {
+      // Stored objects were validated; should one still not digest, the previous configuration stays in force.
+      logger.error(`API Priority and Fairness configuration not applied: ${(err as Error).message}`);
+    }
   };
   const changed = (): void => {
     if (scheduled) return;
