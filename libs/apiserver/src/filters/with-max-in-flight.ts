@@ -10,7 +10,7 @@ export interface InFlightLimits {
 }
 
 /** kube's nonMutatingRequestVerbs; anything else (a non-resource POST too) counts as mutating. */
-const READ_ONLY_VERBS = new Set(['get', 'list', 'watch']);
+export const READ_ONLY_VERBS: ReadonlySet<string> = new Set(['get', 'list', 'watch']);
 
 /**
  * kube's WithMaxInFlightLimit: two budgets, read-only and mutating; a request over its budget answers 429 with

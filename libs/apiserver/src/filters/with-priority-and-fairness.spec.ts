@@ -58,6 +58,8 @@ describe('withPriorityAndFairness', () => {
     expect(await metricValue('apiserver_flowcontrol_rejected_requests_total', { flow_schema: 'tiny', reason: 'queue-full' })).toBe(rejectedBefore + 1);
     expect(await metricValue('apiserver_flowcontrol_current_inqueue_requests', { flow_schema: 'tiny' })).toBe(1);
 
+    // kube's in-flight gauge is kept by APF too: the one request executing is a read.
+    expect(await metricValue('apiserver_current_inflight_requests', { request_kind: 'readOnly' })).toBe(1);
     // Other levels and the exempt one are not held up by the tiny level.
     const admin = await server.request('GET', '/api/v1/namespaces', { 'x-test-user': 'admin' });
     expect(admin.status).toBe(200);

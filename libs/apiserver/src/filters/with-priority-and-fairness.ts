@@ -1,7 +1,9 @@
 import { Errors } from '@kube/apimachinery';
+import { inflightRequests } from '../apiserver.metrics';
 import type { FlowControl } from '../flowcontrol/flow-control';
 import { FLOW_SCHEMA_UID_HEADER, PRIORITY_LEVEL_UID_HEADER } from '../flowcontrol/flowcontrol.types';
 import { respondWithError, type Filter } from './api-request';
+import { READ_ONLY_VERBS } from './with-max-in-flight';
 
 /** kube's Retry-After for a request APF rejected (its dropped-requests tracker starts there). */
 const RETRY_AFTER_SECONDS = 1;
@@ -13,6 +15,11 @@ const RETRY_AFTER_SECONDS = 1;
  * long-running requests (watches, upgrades) take no seat.
  */
 export function withPriorityAndFairness(flowControl: FlowControl): Filter {
+  // kube's APF filter keeps publishing apiserver_current_inflight_requests (executing, read-only and mutating).
+  const readOnly = inflightRequests.labels({ request_kind: 'readOnly' });
+  const mutating = inflightRequests.labels({ request_kind: 'mutating' });
+  readOnly.set(0);
+  mutating.set(0);
   return (next) => async (r) => {
     const user = r.user;
     // kube classifies watches (they get headers) but lets other long-running requests pass unclassified.
@@ -40,12 +47,15 @@ export function withPriorityAndFairness(flowControl: FlowControl): Filter {
       }
       queue = admission.queue;
     }
+    const inflight = READ_ONLY_VERBS.has(r.info.verb) ? readOnly : mutating;
     m.dispatched.inc();
     m.executing.inc();
+    inflight.inc();
     try {
       return await next(r);
     } finally {
       m.executing.dec();
+      inflight.dec();
       if (queue >= 0) queueSet?.release(queue);
     }
   };
