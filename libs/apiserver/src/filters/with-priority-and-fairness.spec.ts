@@ -2,7 +2,7 @@ import { register } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from '../flowcontrol/flowcontrol.bootstrap';
 import { FlowControl } from '../flowcontrol/flow-control';
-import type { FlowSchema, PriorityLevelConfiguration } from '../flowcontrol/flowcontrol.types';
+import { TINY_LEVEL, TINY_SCHEMA } from '../flowcontrol/flowcontrol.testing';
 import type { Filter } from './api-request';
 import { echo, serveFilters, type TestServer } from './filter.testing';
 import { withPriorityAndFairness } from './with-priority-and-fairness';
@@ -12,19 +12,6 @@ const asTestUser: Filter = (next) => (r) => {
   const name = String(r.req.headers['x-test-user'] ?? 'alice');
   r.user = { name, groups: name === 'admin' ? ['system:masters', 'system:authenticated'] : ['system:authenticated'] };
   return next(r);
-};
-
-const tinyLevel: PriorityLevelConfiguration = {
-  apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
-  kind: 'PriorityLevelConfiguration',
-  metadata: { name: 'tiny', uid: 'tiny-pl' },
-  spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 1 } } } },
-};
-const tinySchema: FlowSchema = {
-  apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
-  kind: 'FlowSchema',
-  metadata: { name: 'tiny', uid: 'tiny-fs' },
-  spec: { priorityLevelConfiguration: { name: 'tiny' }, matchingPrecedence: 500, rules: [{ subjects: [{ kind: 'User', user: { name: 'flooder' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }] },
 };
 
 async function metricValue(name: string, labels: Record<string, string>): Promise<number> {
@@ -39,7 +26,7 @@ describe('withPriorityAndFairness', () => {
   it('names the matched FlowSchema and priority level, queues a level past its seats and answers 429 when its queues are full', async () => {
     // 1 share of 6 (mandatory 5 + tiny 1) of a 1-seat server: one seat, one queue of one.
     const fc = new FlowControl({ serverConcurrencyLimit: 1, requestWaitLimitMs: 10_000 });
-    fc.configure([tinySchema], [tinyLevel]);
+    fc.configure([TINY_SCHEMA], [TINY_LEVEL]);
     expect(fc.level('tiny')?.nominalConcurrencyLimit).toBe(1);
     const held: Array<() => void> = [];
     server = await serveFilters([asTestUser, withPriorityAndFairness(fc)], (r) => (r.query.has('hold') ? new Promise((resolve) => held.push(() => void echo(r).then(resolve))) : echo(r)));
@@ -78,7 +65,7 @@ describe('withPriorityAndFairness', () => {
 
   it('answers 429 when a request waited its whole wait limit', async () => {
     const fc = new FlowControl({ serverConcurrencyLimit: 1, requestWaitLimitMs: 50 });
-    fc.configure([...BOOTSTRAP_FLOW_SCHEMAS, tinySchema], [...BOOTSTRAP_PRIORITY_LEVELS, tinyLevel]);
+    fc.configure([...BOOTSTRAP_FLOW_SCHEMAS, TINY_SCHEMA], [...BOOTSTRAP_PRIORITY_LEVELS, TINY_LEVEL]);
     // With the suggested levels too the tiny level still gets ceil(1 × 1/246) = 1 seat.
     const held: Array<() => void> = [];
     server = await serveFilters([asTestUser, withPriorityAndFairness(fc)], (r) => (r.query.has('hold') ? new Promise((resolve) => held.push(() => void echo(r).then(resolve))) : echo(r)));

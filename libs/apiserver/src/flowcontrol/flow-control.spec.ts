@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { parseRequestInfo } from '../request-info';
 import { BOOTSTRAP_FLOW_SCHEMAS, BOOTSTRAP_PRIORITY_LEVELS } from './flowcontrol.bootstrap';
 import { FlowControl } from './flow-control';
-import type { FlowSchema, PriorityLevelConfiguration } from './flowcontrol.types';
+import { TINY_LEVEL, TINY_SCHEMA } from './flowcontrol.testing';
 
 const info = (method: string, path: string) => parseRequestInfo(method, path, false);
 const user = (name: string, ...groups: string[]): UserInfo => ({ name, groups: [...groups, 'system:authenticated'] });
@@ -54,26 +54,13 @@ describe('FlowControl with kube\'s bootstrap configuration', () => {
 });
 
 describe('FlowControl.configure', () => {
-  const tinyLevel: PriorityLevelConfiguration = {
-    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
-    kind: 'PriorityLevelConfiguration',
-    metadata: { name: 'tiny', uid: 'pl-uid' },
-    spec: { type: 'Limited', limited: { nominalConcurrencyShares: 1, limitResponse: { type: 'Queue', queuing: { queues: 1, handSize: 1, queueLengthLimit: 1 } } } },
-  };
-  const tinySchema: FlowSchema = {
-    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
-    kind: 'FlowSchema',
-    metadata: { name: 'tiny', uid: 'fs-uid' },
-    spec: { priorityLevelConfiguration: { name: 'tiny' }, matchingPrecedence: 500, distinguisherMethod: { type: 'ByUser' }, rules: [{ subjects: [{ kind: 'User', user: { name: 'flooder' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true, namespaces: ['*'] }] }] },
-  };
-
   it('uses a new schema set at once, with the objects\' uids, and defaults them', () => {
     const fc = new FlowControl({ serverConcurrencyLimit: 600, requestWaitLimitMs: 15_000 });
     const before = fc.generation;
-    fc.configure([...BOOTSTRAP_FLOW_SCHEMAS, tinySchema], [...BOOTSTRAP_PRIORITY_LEVELS, tinyLevel]);
+    fc.configure([...BOOTSTRAP_FLOW_SCHEMAS, TINY_SCHEMA], [...BOOTSTRAP_PRIORITY_LEVELS, TINY_LEVEL]);
     expect(fc.generation).toBe(before + 1);
     const s = fc.classify(user('flooder'), info('GET', '/api/v1/namespaces'));
-    expect([s.name, s.uid, s.level.name, s.level.uid]).toEqual(['tiny', 'fs-uid', 'tiny', 'pl-uid']);
+    expect([s.name, s.uid, s.level.name, s.level.uid]).toEqual(['tiny', 'tiny-fs', 'tiny', 'tiny-pl']);
     expect(s.level.nominalConcurrencyLimit).toBe(Math.ceil(600 / 246));
     // Non-resource requests are not in its rules: the next schema takes them.
     expect(fc.classify(user('flooder'), info('GET', '/version')).name).toBe('global-default');
@@ -81,7 +68,7 @@ describe('FlowControl.configure', () => {
 
   it('skips a FlowSchema whose priority level does not exist, and supplies the mandatory objects when missing', () => {
     const fc = new FlowControl({ serverConcurrencyLimit: 600, requestWaitLimitMs: 15_000 });
-    fc.configure([tinySchema], []);
+    fc.configure([TINY_SCHEMA], []);
     expect(fc.classify(user('flooder'), info('GET', '/api/v1/namespaces')).name).toBe('catch-all');
     expect(fc.classify(user('admin', 'system:masters'), info('GET', '/api/v1/namespaces')).level.exempt).toBe(true);
     // Only the mandatory levels share the limit now: catch-all holds every seat.
