@@ -5,8 +5,10 @@
  */
 import type { SchemaComponents } from '@kube/apimachinery';
 import { metaV1Components } from '@kube/apiserver';
+import { appsV1Components as appsOwn } from './apps-v1.schemas';
 import { authenticationV1Components as authenticationOwn } from './authentication-v1.schemas';
 import { authorizationV1Components as authorizationOwn } from './authorization-v1.schemas';
+import { batchV1Components as batchOwn } from './batch-v1.schemas';
 import { coordinationV1Components as coordinationOwn } from './coordination-v1.schemas';
 import { coreV1Components as coreOwn } from './core-v1.schemas';
 import { flowcontrolV1Components as flowcontrolOwn } from './flowcontrol-v1.schemas';
@@ -20,3 +22,6 @@ export const rbacV1Components: SchemaComponents = { ...metaV1Components, ...core
 export const authorizationV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...authorizationOwn };
 export const authenticationV1Components: SchemaComponents = { ...metaV1Components, ...authenticationOwn };
 export const flowcontrolV1Components: SchemaComponents = { ...metaV1Components, ...flowcontrolOwn };
+/** The workload groups embed core/v1 pod templates (and PVCs): their modules leave those to the core one. */
+export const appsV1Components: SchemaComponents = { ...coreV1Components, ...appsOwn };
+export const batchV1Components: SchemaComponents = { ...coreV1Components, ...batchOwn };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 // The builders by path: @kube/apiserver re-exports them, but importing its index boots the whole server module graph.
 import { buildOpenApiV2, buildOpenApiV3, referencedNames } from '../../../../libs/apiserver/src/openapi';
 import { statusSubresource } from '../../../../libs/apiserver/src/subresources/status.subresource';
-import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './index';
+import { appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './index';
 
 const CORE = 'io.k8s.api.core.v1.';
 const CORE_KINDS = ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Endpoints', 'Event', 'Pod'];
@@ -40,6 +40,17 @@ describe('built-in schemas', () => {
     expect(danglingRefs(rbacV1Components)).toEqual([]);
     expect(danglingRefs(authorizationV1Components)).toEqual([]);
     expect(danglingRefs(authenticationV1Components)).toEqual([]);
+    expect(danglingRefs(appsV1Components)).toEqual([]);
+    expect(danglingRefs(batchV1Components)).toEqual([]);
+  });
+
+  it('describe the workload kinds with the pod template they embed', () => {
+    for (const kind of ['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'ControllerRevision']) {
+      expect(gvkOf(appsV1Components[`io.k8s.api.apps.v1.${kind}`]), kind).toEqual([{ group: 'apps', kind, version: 'v1' }]);
+    }
+    for (const kind of ['Job', 'CronJob']) expect(gvkOf(batchV1Components[`io.k8s.api.batch.v1.${kind}`]), kind).toEqual([{ group: 'batch', kind, version: 'v1' }]);
+    expect(appsV1Components['io.k8s.api.apps.v1.DeploymentSpec'].properties?.strategy.description).toMatch(/^The deployment strategy to use/);
+    expect(batchV1Components[`${CORE}PodTemplateSpec`]).toBe(coreV1Components[`${CORE}PodTemplateSpec`]);
   });
 
   it('describe every served kind and its list, with GVK, descriptions and patch strategies', () => {
