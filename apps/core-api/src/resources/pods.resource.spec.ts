@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { computeQOSClass, imageTag, podsResource, quantityValue, type Pod, type PodSpec } from './pods.resource';
+import { imageTag } from './pod-spec.defaults';
+import { computeQOSClass, podsResource, quantityValue, type Pod, type PodSpec } from './pods.resource';
 import { cells, create, messages, meta, update } from './strategy.testing';
 
 const pod = (spec: PodSpec, status?: Pod['status']): Pod => ({ metadata: meta('web-0', 'default'), spec, ...(status ? { status } : {}) });

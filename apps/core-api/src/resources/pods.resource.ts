@@ -1,91 +1,21 @@
 /**
- * core/v1 Pod as a stored object (no kubelet): SetDefaults_Pod / SetDefaults_PodSpec / SetDefaults_Container,
- * the pod strategy (status on create, QoS class), ValidatePodCreate / ValidatePodUpdate for the common fields,
- * pod field selectors and printPod.
+ * core/v1 Pod as a stored object (no kubelet): SetDefaults_Pod, the pod strategy (status on create, QoS class),
+ * ValidatePodCreate / ValidatePodUpdate for the common fields, pod field selectors and printPod. The pod spec's
+ * defaults and validation, shared with the workload kinds' templates, are in pod-spec.*.ts.
  */
-import { FieldError, isDNS1123Subdomain, isValidLabelValue, validateLabels, type KubeObject } from '@kube/apimachinery';
+import { FieldError, type KubeObject } from '@kube/apimachinery';
 import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
-import { PORT_PROTOCOLS } from './endpoints.resource';
+import { defaultPodSpec } from './pod-spec.defaults';
+import { allContainers, type Container, type PodSpec } from './pod-spec.types';
+import { MAX_INT32, validatePodSpec } from './pod-spec.validation';
 import { ageColumn, NONE, since } from './table.helpers';
-import {
-  child,
-  deepCopy,
-  ensureRecord,
-  entriesOf,
-  inclusiveRangeError,
-  index,
-  invalidEach,
-  isRecord,
-  isValidPortName,
-  isValidPortNum,
-  listOf,
-  notSupported,
-  semanticEqual,
-  validateDNS1123Label,
-  validateEnum,
-  validateQualifiedName,
-  type StringMap,
-} from './validation.helpers';
+import { child, deepCopy, ensureRecord, entriesOf, inclusiveRangeError, index, listOf, semanticEqual } from './validation.helpers';
+
+export type { PodSpec } from './pod-spec.types';
 
 // ---------------------------------------------------------------------------
 // Types (the fields this file reads; everything else is kept as given)
 // ---------------------------------------------------------------------------
-
-export interface ContainerPort {
-  name?: string;
-  containerPort?: number;
-  hostPort?: number;
-  hostIP?: string;
-  protocol?: string;
-}
-
-export interface Container {
-  name?: string;
-  image?: string;
-  imagePullPolicy?: string;
-  terminationMessagePath?: string;
-  terminationMessagePolicy?: string;
-  ports?: ContainerPort[];
-  restartPolicy?: string;
-  resources?: { limits?: Record<string, string | number>; requests?: Record<string, string | number> };
-  lifecycle?: unknown;
-  livenessProbe?: unknown;
-  readinessProbe?: unknown;
-  startupProbe?: unknown;
-  [field: string]: unknown;
-}
-
-export interface Toleration {
-  key?: string;
-  operator?: string;
-  value?: string;
-  effect?: string;
-  tolerationSeconds?: number | null;
-}
-
-export interface PodSpec {
-  containers?: Container[];
-  initContainers?: Container[];
-  ephemeralContainers?: Container[];
-  restartPolicy?: string;
-  dnsPolicy?: string;
-  terminationGracePeriodSeconds?: number | null;
-  activeDeadlineSeconds?: number | null;
-  schedulerName?: string;
-  serviceAccountName?: string;
-  serviceAccount?: string;
-  nodeName?: string;
-  nodeSelector?: StringMap;
-  hostname?: string;
-  subdomain?: string;
-  hostNetwork?: boolean;
-  securityContext?: Record<string, unknown>;
-  enableServiceLinks?: boolean;
-  tolerations?: Toleration[];
-  readinessGates?: { conditionType?: string }[];
-  schedulingGates?: { name?: string }[];
-  [field: string]: unknown;
-}
 
 export interface ContainerState {
   waiting?: { reason?: string };
@@ -130,60 +60,6 @@ const SPEC = 'spec';
 const specPath = (...names: string[]): string => names.reduce(child, SPEC);
 const specOf = (pod: Pod): PodSpec => pod.spec ?? {};
 const asPod = (obj: KubeObject): Pod => obj as Pod;
-const allContainers = (spec: PodSpec): Container[] => [...listOf(spec.initContainers), ...listOf(spec.containers)];
-
-const MAX_INT32 = 2147483647;
-const RESTART_POLICIES: readonly string[] = ['Always', 'OnFailure', 'Never'];
-const DNS_POLICIES: readonly string[] = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
-const PULL_POLICIES: readonly string[] = ['Always', 'IfNotPresent', 'Never'];
-const TERMINATION_MESSAGE_POLICIES: readonly string[] = ['File', 'FallbackToLogsOnError'];
-const TOLERATION_OPERATORS: readonly string[] = ['Equal', 'Exists'];
-const TAINT_EFFECTS: readonly string[] = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
-
-// ---------------------------------------------------------------------------
-// Defaulting
-// ---------------------------------------------------------------------------
-
-/** parsers.ParseImageName's tag: an explicit tag, none for a bare digest, else "latest". */
-export function imageTag(image: string): string | undefined {
-  const [name, digest] = image.split('@');
-  const colon = name.lastIndexOf(':');
-  if (colon > name.lastIndexOf('/')) return name.slice(colon + 1);
-  return digest === undefined ? 'latest' : undefined;
-}
-
-function defaultContainer(container: Container, hostNetwork: boolean): void {
-  if (!container.imagePullPolicy) container.imagePullPolicy = imageTag(String(container.image ?? '')) === 'latest' ? 'Always' : 'IfNotPresent';
-  if (!container.terminationMessagePath) container.terminationMessagePath = '/dev/termination-log';
-  if (!container.terminationMessagePolicy) container.terminationMessagePolicy = 'File';
-  for (const port of listOf(container.ports)) {
-    if (!port.protocol) port.protocol = 'TCP';
-    if (hostNetwork && !port.hostPort && port.containerPort) port.hostPort = port.containerPort;
-  }
-  defaultRequestsToLimits(container);
-}
-
-/** SetDefaults_Pod: requests default to limits. */
-function defaultRequestsToLimits(container: Container): void {
-  const limits = container.resources?.limits;
-  if (!isRecord(limits) || !container.resources) return;
-  const requests = { ...container.resources.requests };
-  for (const [name, value] of Object.entries(limits)) if (!(name in requests)) requests[name] = value;
-  container.resources.requests = requests;
-}
-
-function defaultPodSpec(spec: PodSpec): void {
-  if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
-  if (!spec.restartPolicy) spec.restartPolicy = 'Always';
-  if (!isRecord(spec.securityContext)) spec.securityContext = {};
-  if (spec.terminationGracePeriodSeconds == null) spec.terminationGracePeriodSeconds = 30;
-  if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
-  if (spec.enableServiceLinks === undefined) spec.enableServiceLinks = true;
-  // v1 conversion: the deprecated serviceAccount mirrors serviceAccountName.
-  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
-  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
-  for (const c of allContainers(spec)) if (isRecord(c)) defaultContainer(c, spec.hostNetwork === true);
-}
 
 // ---------------------------------------------------------------------------
 // Status on create (podStrategy.PrepareForCreate)
@@ -243,146 +119,8 @@ export function preparePodForCreate(pod: Pod): void {
 }
 
 // ---------------------------------------------------------------------------
-// Validation (ValidatePodSpec and friends, for the fields stored pods commonly use)
+// Validation (ValidatePodCreate: the shared pod spec validation plus what only real pods check)
 // ---------------------------------------------------------------------------
-
-function validateContainerPorts(ports: readonly ContainerPort[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  const names = new Set<string>();
-  ports.forEach((port, i) => {
-    const p = index(path, i);
-    if (port.name) {
-      const msgs = isValidPortName(port.name);
-      if (msgs.length > 0) errs.push(...invalidEach(child(p, 'name'), port.name, msgs));
-      else if (names.has(port.name)) errs.push(FieldError.duplicate(child(p, 'name'), port.name));
-      names.add(port.name);
-    }
-    if (!port.containerPort) errs.push(FieldError.required(child(p, 'containerPort')));
-    else errs.push(...invalidEach(child(p, 'containerPort'), port.containerPort, isValidPortNum(port.containerPort)));
-    if (port.hostPort) errs.push(...invalidEach(child(p, 'hostPort'), port.hostPort, isValidPortNum(port.hostPort)));
-    errs.push(...validateEnum(port.protocol, child(p, 'protocol'), PORT_PROTOCOLS));
-  });
-  return errs;
-}
-
-/** validateContainerCommon: name, image, termination message policy, ports, pull policy. */
-function validateContainerCommon(c: Container, path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (!c.name) errs.push(FieldError.required(child(path, 'name')));
-  else errs.push(...validateDNS1123Label(c.name, child(path, 'name')));
-  if (!c.image) errs.push(FieldError.required(child(path, 'image')));
-  errs.push(...validateEnum(c.terminationMessagePolicy, child(path, 'terminationMessagePolicy'), TERMINATION_MESSAGE_POLICIES));
-  errs.push(...validateContainerPorts(listOf(c.ports), child(path, 'ports')));
-  errs.push(...validateEnum(c.imagePullPolicy, child(path, 'imagePullPolicy'), PULL_POLICIES));
-  return errs;
-}
-
-function validateContainers(containers: readonly Container[], path: string): FieldError[] {
-  if (containers.length === 0) return [FieldError.required(path)];
-  const names = new Set<string>();
-  return containers.flatMap((c, i) => {
-    const p = index(path, i);
-    const errs = validateContainerCommon(c, p);
-    if (names.has(c.name ?? '')) errs.push(FieldError.duplicate(child(p, 'name'), c.name ?? ''));
-    names.add(c.name ?? '');
-    if (c.restartPolicy !== undefined) errs.push(FieldError.forbidden(child(p, 'restartPolicy'), 'may not be set for non-init containers'));
-    return errs;
-  });
-}
-
-const INIT_ONLY_WITH_ALWAYS: readonly string[] = ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe'];
-
-function validateInitContainers(inits: readonly Container[], regular: readonly Container[], path: string): FieldError[] {
-  const names = new Set(regular.map((c) => c.name ?? ''));
-  return inits.flatMap((c, i) => {
-    const p = index(path, i);
-    const errs = validateContainerCommon(c, p);
-    if (c.restartPolicy !== undefined && c.restartPolicy !== 'Always') errs.push(notSupported(child(p, 'restartPolicy'), c.restartPolicy, ['Always']));
-    if (names.has(c.name ?? '')) errs.push(FieldError.duplicate(child(p, 'name'), c.name ?? ''));
-    else if (c.name) names.add(c.name);
-    if (c.restartPolicy !== 'Always') {
-      for (const f of INIT_ONLY_WITH_ALWAYS.filter((name) => c[name] != null)) {
-        errs.push(FieldError.forbidden(child(p, f), 'may not be set for init containers without restartPolicy=Always'));
-      }
-    }
-    return errs;
-  });
-}
-
-function validateTolerationOperator(t: Toleration, path: string): FieldError[] {
-  const opPath = child(path, 'operator');
-  switch (t.operator ?? '') {
-    case 'Equal':
-    case '': {
-      const msgs = isValidLabelValue(t.value ?? '');
-      return msgs.length > 0 ? [FieldError.invalid(opPath, t.value ?? '', msgs.join(';'))] : [];
-    }
-    case 'Exists':
-      return t.value ? [FieldError.invalid(opPath, t.value, "value must be empty when `operator` is 'Exists'")] : [];
-    default:
-      return [notSupported(opPath, t.operator, TOLERATION_OPERATORS)];
-  }
-}
-
-/** ValidateTolerations. */
-export function validateTolerations(tolerations: readonly Toleration[], path: string): FieldError[] {
-  return tolerations.flatMap((t, i) => {
-    const p = index(path, i);
-    const errs: FieldError[] = [];
-    if (t.key) errs.push(...validateQualifiedName(t.key, child(p, 'key')));
-    if (!t.key && t.operator !== 'Exists') {
-      errs.push(FieldError.invalid(child(p, 'operator'), t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"'));
-    }
-    if (t.tolerationSeconds != null && t.effect !== 'NoExecute') {
-      errs.push(FieldError.invalid(child(p, 'effect'), t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-    }
-    errs.push(...validateTolerationOperator(t, p));
-    if (t.effect && !TAINT_EFFECTS.includes(t.effect)) errs.push(notSupported(child(p, 'effect'), t.effect, TAINT_EFFECTS));
-    return errs;
-  });
-}
-
-function validateGates(spec: PodSpec): FieldError[] {
-  const seen = new Set<string>();
-  const scheduling = listOf(spec.schedulingGates).flatMap((g, i) => {
-    const p = index(specPath('schedulingGates'), i);
-    const errs = validateQualifiedName(g.name ?? '', p);
-    if (seen.has(g.name ?? '')) errs.push(FieldError.duplicate(p, g.name ?? ''));
-    seen.add(g.name ?? '');
-    return errs;
-  });
-  const readiness = listOf(spec.readinessGates).flatMap((g, i) =>
-    validateQualifiedName(g.conditionType ?? '', child(index(specPath('readinessGates'), i), 'conditionType')),
-  );
-  return [...readiness, ...scheduling];
-}
-
-function validateNamesAndDeadlines(spec: PodSpec): FieldError[] {
-  const errs: FieldError[] = [];
-  if (spec.serviceAccountName) errs.push(...invalidEach(specPath('serviceAccountName'), spec.serviceAccountName, isDNS1123Subdomain(spec.serviceAccountName)));
-  if (spec.nodeName) errs.push(...invalidEach(specPath('nodeName'), spec.nodeName, isDNS1123Subdomain(spec.nodeName)));
-  const deadline = spec.activeDeadlineSeconds;
-  if (deadline != null && (deadline < 1 || deadline > MAX_INT32)) {
-    errs.push(FieldError.invalid(specPath('activeDeadlineSeconds'), deadline, inclusiveRangeError(1, MAX_INT32)));
-  }
-  if (spec.hostname) errs.push(...validateDNS1123Label(spec.hostname, specPath('hostname')));
-  if (spec.subdomain) errs.push(...validateDNS1123Label(spec.subdomain, specPath('subdomain')));
-  return errs;
-}
-
-export function validatePodSpec(spec: PodSpec): FieldError[] {
-  const errs: FieldError[] = [];
-  if (spec.terminationGracePeriodSeconds == null) errs.push(FieldError.required(specPath('terminationGracePeriodSeconds')));
-  errs.push(...validateContainers(listOf(spec.containers), specPath('containers')));
-  errs.push(...validateInitContainers(listOf(spec.initContainers), listOf(spec.containers), specPath('initContainers')));
-  errs.push(...validateEnum(spec.restartPolicy, specPath('restartPolicy'), RESTART_POLICIES));
-  errs.push(...validateEnum(spec.dnsPolicy, specPath('dnsPolicy'), DNS_POLICIES));
-  errs.push(...validateLabels(spec.nodeSelector, specPath('nodeSelector')));
-  errs.push(...validateGates(spec));
-  errs.push(...validateNamesAndDeadlines(spec));
-  errs.push(...validateTolerations(listOf(spec.tolerations), specPath('tolerations')));
-  return errs;
-}
 
 /** validateContainersOnlyForPod: images of real pods may not carry surrounding whitespace. */
 function validateImageWhitespace(spec: PodSpec): FieldError[] {

@@ -1,0 +1,49 @@
+/** SetDefaults_PodSpec / SetDefaults_Container (pkg/apis/core/v1/defaults.go), for pods and pod templates alike. */
+import { ensureRecord, isRecord, listOf } from './validation.helpers';
+import { allContainers, type Container, type PodSpec, type PodTemplateSpec } from './pod-spec.types';
+
+/** parsers.ParseImageName's tag: an explicit tag, none for a bare digest, else "latest". */
+export function imageTag(image: string): string | undefined {
+  const [name, digest] = image.split('@');
+  const colon = name.lastIndexOf(':');
+  if (colon > name.lastIndexOf('/')) return name.slice(colon + 1);
+  return digest === undefined ? 'latest' : undefined;
+}
+
+function defaultContainer(container: Container, hostNetwork: boolean): void {
+  if (!container.imagePullPolicy) container.imagePullPolicy = imageTag(String(container.image ?? '')) === 'latest' ? 'Always' : 'IfNotPresent';
+  if (!container.terminationMessagePath) container.terminationMessagePath = '/dev/termination-log';
+  if (!container.terminationMessagePolicy) container.terminationMessagePolicy = 'File';
+  for (const port of listOf(container.ports)) {
+    if (!port.protocol) port.protocol = 'TCP';
+    if (hostNetwork && !port.hostPort && port.containerPort) port.hostPort = port.containerPort;
+  }
+  defaultRequestsToLimits(container);
+}
+
+/** SetDefaults_Pod: requests default to limits. */
+function defaultRequestsToLimits(container: Container): void {
+  const limits = container.resources?.limits;
+  if (!isRecord(limits) || !container.resources) return;
+  const requests = { ...container.resources.requests };
+  for (const [name, value] of Object.entries(limits)) if (!(name in requests)) requests[name] = value;
+  container.resources.requests = requests;
+}
+
+export function defaultPodSpec(spec: PodSpec): void {
+  if (!spec.dnsPolicy) spec.dnsPolicy = 'ClusterFirst';
+  if (!spec.restartPolicy) spec.restartPolicy = 'Always';
+  if (!isRecord(spec.securityContext)) spec.securityContext = {};
+  if (spec.terminationGracePeriodSeconds == null) spec.terminationGracePeriodSeconds = 30;
+  if (!spec.schedulerName) spec.schedulerName = 'default-scheduler';
+  if (spec.enableServiceLinks === undefined) spec.enableServiceLinks = true;
+  // v1 conversion: the deprecated serviceAccount mirrors serviceAccountName.
+  if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  for (const c of allContainers(spec)) if (isRecord(c)) defaultContainer(c, spec.hostNetwork === true);
+}
+
+/** A workload's spec.template: the pod spec defaults (kube runs them on every embedded PodTemplateSpec). */
+export function defaultPodTemplate(template: PodTemplateSpec | undefined): void {
+  if (isRecord(template)) defaultPodSpec(ensureRecord<PodSpec>(template as Record<string, unknown>, 'spec'));
+}
