@@ -2,8 +2,10 @@ import type { KubeObject, SchemaComponents } from '@kube/apimachinery';
 import type { ResourceDefinition, ServiceAccountTokens } from '@kube/apiserver';
 import type { AuthorizationSet } from '@kube/authorization';
 import type { ServiceAllocator } from './allocation/service.allocator';
-import { authenticationV1Components, authorizationV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
+import { appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
 import { coreResources } from './resources';
+import { appsResources } from './resources/apps.resources';
+import { batchResources } from './resources/batch.resources';
 import { authorizationResources, tokenReviewResource, type TokenAuthenticator } from './resources/authorization.resources';
 import { endpointsResourceWith, type EndpointsPolicy } from './resources/endpoints.resource';
 import { flowcontrolResources } from './resources/flowcontrol.resources';
@@ -20,6 +22,8 @@ const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaCompon
   'authorization.k8s.io': { prefix: 'io.k8s.api.authorization.v1.', components: authorizationV1Components },
   'authentication.k8s.io': { prefix: 'io.k8s.api.authentication.v1.', components: authenticationV1Components },
   'flowcontrol.apiserver.k8s.io': { prefix: 'io.k8s.api.flowcontrol.v1.', components: flowcontrolV1Components },
+  apps: { prefix: 'io.k8s.api.apps.v1.', components: appsV1Components },
+  batch: { prefix: 'io.k8s.api.batch.v1.', components: batchV1Components },
 };
 
 function withSchema(def: ResourceDefinition): ResourceDefinition {
@@ -40,7 +44,7 @@ export function buildCoreResources(
   serviceAccountTokens?: { tokens: ServiceAccountTokens; stores: BoundObjectStores; authenticate: TokenAuthenticator },
 ): ResourceDefinition[] {
   const tokenReview = serviceAccountTokens ? [tokenReviewResource(serviceAccountTokens.authenticate, serviceAccountTokens.tokens.apiAudiences)] : [];
-  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...authorizationResources(authorization), ...tokenReview].map(withSchema).map((def) => {
+  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources].map(withSchema).map((def) => {
     // core/v1 and events.k8s.io/v1 events share one storage and its TTL.
     if (def.plural === 'events') return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
     if (def.group !== '') return def;

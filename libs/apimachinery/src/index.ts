@@ -5,6 +5,8 @@ export * from './openapi.types';
 export * from './table';
 export * from './schema.pruning';
 export * from './label-selector';
+export * from './label-selector.validation';
+export * from './go-literal';
 export * from './field-selector';
 export * from './version-order';
 export * from './names.validation';

@@ -1,3 +1,4 @@
+import { GoLiteral } from './go-literal';
 import type { Status, StatusCause, StatusDetails } from './types';
 
 /** A resource name qualified by its group, as kube prints it: "configmaps", "deployments.apps". */
@@ -196,6 +197,7 @@ export type FieldErrorType =
 /** Formats a bad value the way Go's field.Error does (strings quoted, numbers bare). */
 function formatValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (value instanceof GoLiteral) return value.text;
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return JSON.stringify(value);

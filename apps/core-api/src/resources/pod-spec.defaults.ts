@@ -18,7 +18,6 @@ function defaultContainer(container: Container, hostNetwork: boolean): void {
     if (!port.protocol) port.protocol = 'TCP';
     if (hostNetwork && !port.hostPort && port.containerPort) port.hostPort = port.containerPort;
   }
-  defaultRequestsToLimits(container);
 }
 
 /** SetDefaults_Pod: requests default to limits. */
@@ -41,6 +40,12 @@ export function defaultPodSpec(spec: PodSpec): void {
   if (!spec.serviceAccountName && spec.serviceAccount) spec.serviceAccountName = spec.serviceAccount;
   if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
   for (const c of allContainers(spec)) if (isRecord(c)) defaultContainer(c, spec.hostNetwork === true);
+}
+
+/** SetDefaults_Pod then the pod spec's: a pod's (not a template's) containers request what they limit. */
+export function defaultPod(spec: PodSpec): void {
+  defaultPodSpec(spec);
+  for (const c of allContainers(spec)) if (isRecord(c)) defaultRequestsToLimits(c);
 }
 
 /** A workload's spec.template: the pod spec defaults (kube runs them on every embedded PodTemplateSpec). */

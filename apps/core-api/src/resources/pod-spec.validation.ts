@@ -2,9 +2,9 @@
  * ValidatePodSpec and friends (pkg/apis/core/validation) for the fields stored pods commonly use, rooted at any
  * field path: pods validate `spec`, workloads their `spec.template.spec` (ValidatePodTemplateSpec).
  */
-import { FieldError, isDNS1123Subdomain, isValidLabelValue, validateLabels } from '@kube/apimachinery';
+import { FieldError, isDNS1123Subdomain, isValidLabelValue, validateAnnotations, validateLabels } from '@kube/apimachinery';
 import { PORT_PROTOCOLS } from './endpoints.resource';
-import type { Container, ContainerPort, PodSpec, Toleration } from './pod-spec.types';
+import type { Container, ContainerPort, PodSpec, PodTemplateSpec, Toleration } from './pod-spec.types';
 import {
   child,
   inclusiveRangeError,
@@ -164,4 +164,24 @@ export function validatePodSpec(spec: PodSpec, path: string = 'spec'): FieldErro
   errs.push(...validateNamesAndDeadlines(spec, path));
   errs.push(...validateTolerations(listOf(spec.tolerations), child(path, 'tolerations')));
   return errs;
+}
+
+/**
+ * ValidatePodTemplateSpec: a workload's embedded pod template (labels and annotations at `<path>.labels`,
+ * `<path>.annotations`, as kube reports them, and the pod spec under `<path>.spec`).
+ */
+export function validatePodTemplateSpec(template: PodTemplateSpec, path: string): FieldError[] {
+  const spec = template.spec ?? {};
+  const errs = validatePodTemplateMeta(template, path);
+  errs.push(...validatePodSpec(spec, child(path, 'spec')));
+  if (listOf(spec.ephemeralContainers).length > 0) {
+    errs.push(FieldError.forbidden(child(child(path, 'spec'), 'ephemeralContainers'), 'ephemeral containers not allowed in pod template'));
+  }
+  return errs;
+}
+
+/** The template's labels and annotations (reported at `<path>.labels` and `<path>.annotations`, as kube does). */
+export function validatePodTemplateMeta(template: PodTemplateSpec, path: string): FieldError[] {
+  const meta = template.metadata ?? {};
+  return [...validateLabels(meta.labels, child(path, 'labels')), ...validateAnnotations(meta.annotations, child(path, 'annotations'))];
 }

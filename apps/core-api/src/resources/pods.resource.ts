@@ -5,7 +5,7 @@
  */
 import { FieldError, type KubeObject } from '@kube/apimachinery';
 import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
-import { defaultPodSpec } from './pod-spec.defaults';
+import { defaultPod } from './pod-spec.defaults';
 import { allContainers, type Container, type PodSpec } from './pod-spec.types';
 import { MAX_INT32, validatePodSpec } from './pod-spec.validation';
 import { ageColumn, NONE, since } from './table.helpers';
@@ -373,7 +373,7 @@ function readinessGatesCell(pod: Pod): string {
 const orNone = (value: string | undefined): string => value || NONE;
 
 export const podStrategy: ResourceStrategy = {
-  default: (obj: KubeObject) => defaultPodSpec(ensureRecord<PodSpec>(obj, SPEC)),
+  default: (obj: KubeObject) => defaultPod(ensureRecord<PodSpec>(obj, SPEC)),
   prepareForCreate: (obj: KubeObject) => preparePodForCreate(asPod(obj)),
   prepareForUpdate(obj: KubeObject, old: KubeObject): void {
     asPod(obj).status = deepCopy(asPod(old).status);

@@ -1,4 +1,4 @@
-import { Errors, FieldError, type KubeObject } from '@kube/apimachinery';
+import { Errors, FieldError, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import type { SubresourceStrategy } from './subresource.strategy';
 
 /** A /scale subresource mapped onto the object through simple JSON paths (".spec.replicas"), as CRDs declare it. */
@@ -38,7 +38,16 @@ export function setPath(obj: Record<string, unknown>, path: string, value: unkno
   cur[segs[segs.length - 1]] = value;
 }
 
-/** The Scale of an object (kube's CRD scale conversion). */
+/** A built-in kind's metav1.LabelSelector as its scale shows it (LabelSelectorAsSelector(…).String()). */
+function formattedSelector(selector: MetaV1LabelSelector): string | undefined {
+  try {
+    return labelSelectorFromMetav1(selector).toString();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The Scale of an object (kube's CRD scale conversion; a label selector object for the built-in kinds). */
 export function toScale(obj: KubeObject, sub: ScaleSubresource): Scale {
   const replicas = getPath(obj, sub.specReplicasPath);
   const statusReplicas = getPath(obj, sub.statusReplicasPath);
@@ -53,6 +62,7 @@ export function toScale(obj: KubeObject, sub: ScaleSubresource): Scale {
   };
   if (!m.namespace) delete scale.metadata.namespace;
   if (typeof selector === 'string') scale.status.selector = selector;
+  else if (selector && typeof selector === 'object') scale.status.selector = formattedSelector(selector as MetaV1LabelSelector);
   return scale;
 }
 
