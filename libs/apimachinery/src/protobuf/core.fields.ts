@@ -460,6 +460,9 @@ export const PodStatus: MessageSpec = {
 
 export const Pod: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', PodSpec), 3: msg('status', PodStatus) };
 
+/** What the workload kinds (apps/v1, batch/v1) embed. */
+export const PodTemplateSpec: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', PodSpec) };
+
 // ---- service, endpoints ----
 
 export const ServicePort: MessageSpec = {

@@ -7,6 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import * as apps from './apps.fields';
+import * as batch from './batch.fields';
 import * as coordination from './coordination.fields';
 import * as core from './core.fields';
 import type { FieldSpec, MessageSpec, ScalarType } from './field.schema';
@@ -19,7 +21,13 @@ interface ProtoField {
 }
 
 const PROTO_ROOT = resolve(__dirname, '../../../../api/proto');
-const PROTO_FILES = ['k8s.io/api/core/v1/generated.proto', 'k8s.io/api/coordination/v1/generated.proto', 'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto'];
+const PROTO_FILES = [
+  'k8s.io/api/core/v1/generated.proto',
+  'k8s.io/api/coordination/v1/generated.proto',
+  'k8s.io/api/apps/v1/generated.proto',
+  'k8s.io/api/batch/v1/generated.proto',
+  'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+];
 
 /** message name → field number → field, from the top-level messages of the files (they nest none). */
 function parseProto(text: string): Map<string, Map<number, ProtoField>> {
@@ -48,7 +56,7 @@ const SHARED: Readonly<Record<string, readonly string[]>> = {
 };
 
 const tables = new Map<MessageSpec, string[]>();
-for (const [name, value] of Object.entries({ ...meta, ...core, ...coordination })) {
+for (const [name, value] of Object.entries({ ...meta, ...core, ...coordination, ...apps, ...batch })) {
   if (!value || typeof value !== 'object') continue;
   tables.set(value as MessageSpec, [...(tables.get(value as MessageSpec) ?? []), ...(SHARED[name] ?? [name])]);
 }

@@ -1,4 +1,6 @@
 /** Which envelope kinds this server can decode from protobuf, and with which field table. */
+import { DaemonSet, Deployment, ReplicaSet } from './apps.fields';
+import { CronJob, Job } from './batch.fields';
 import { Lease } from './coordination.fields';
 import { ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount } from './core.fields';
 import type { MessageSpec } from './field.schema';
@@ -15,6 +17,11 @@ const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['v1/Endpoints', Endpoints],
   ['v1/Event', Event],
   ['coordination.k8s.io/v1/Lease', Lease],
+  ['apps/v1/Deployment', Deployment],
+  ['apps/v1/ReplicaSet', ReplicaSet],
+  ['apps/v1/DaemonSet', DaemonSet],
+  ['batch/v1/Job', Job],
+  ['batch/v1/CronJob', CronJob],
   ['rbac.authorization.k8s.io/v1/Role', Role],
   ['rbac.authorization.k8s.io/v1/ClusterRole', ClusterRole],
   ['rbac.authorization.k8s.io/v1/RoleBinding', RoleBinding],

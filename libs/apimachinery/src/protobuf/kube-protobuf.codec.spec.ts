@@ -259,7 +259,7 @@ describe('decodeKubeProtobuf errors', () => {
   });
 
   it('answers 415 for a kind the tables do not cover', () => {
-    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('apps/v1', 'Deployment', goObjectMeta('d'))))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
+    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('apps/v1', 'StatefulSet', goObjectMeta('d'))))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
     expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('v2', 'Pod')))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
     expect(supportedProtobufKinds()).toContain('coordination.k8s.io/v1/Lease');
   });
