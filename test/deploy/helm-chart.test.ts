@@ -338,7 +338,7 @@ describe('helm lint and helm template', () => {
   it('renders objects our own API server accepts (kubectl apply --dry-run=server, for the kinds it serves)', async () => {
     const stack = await startStack();
     try {
-      const served = new Set(['Service', 'ServiceAccount', 'Secret', 'ConfigMap', 'APIService']);
+      const served = new Set(['Service', 'ServiceAccount', 'Secret', 'ConfigMap', 'APIService', 'Deployment', 'StatefulSet']);
       for (const args of [[], ['-f', join(ROOT, 'test/deploy/values-custom.yaml')]]) {
         const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
         expect(rendered.status, rendered.stderr).toBe(0);

@@ -93,7 +93,7 @@ describe('batch/v1: cronjobs', () => {
   it('prints schedule, time zone, suspend, active and last schedule', () => {
     const c = cronJob({ timeZone: 'Europe/Berlin' });
     create(cronJobsResource, c);
-    expect(cells(cronJobsResource, c)).toMatchObject({ Schedule: '*/5 * * * *', Timezone: 'Europe/Berlin', Suspend: 'false', Active: 0, 'Last Schedule': '<none>', Age: '10m', Selector: '<none>' });
+    expect(cells(cronJobsResource, c)).toMatchObject({ Schedule: '*/5 * * * *', Timezone: 'Europe/Berlin', Suspend: 'False', Active: 0, 'Last Schedule': '<none>', Age: '10m', Selector: '<none>' });
     expect(messages(update(cronJobsResource, structuredClone(c), c))).toEqual([]);
   });
 });

@@ -388,8 +388,9 @@ const cronJobColumns: TableColumn[] = [
     type: 'boolean',
     description: batchDoc('CronJobSpec', 'suspend'),
     cell: (obj) => {
+      // printBoolPtr
       const suspend = cronSpecOf(obj).suspend;
-      return suspend == null ? '<unset>' : String(suspend);
+      return suspend == null ? '<unset>' : suspend ? 'True' : 'False';
     },
   },
   { name: 'Active', type: 'integer', description: batchDoc('CronJobStatus', 'active'), cell: (obj) => listOf((obj as CronJob).status?.active).length },
