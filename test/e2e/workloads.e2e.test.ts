@@ -114,6 +114,16 @@ describe.each(['1.27', '1.33'])('kubectl %s: apps/v1 and batch/v1', (version) =>
     expect(negative.code).not.toBe(0);
   });
 
+  it('changes the pod template with set image and rollout restart (generation moves, no rollout happens)', async () => {
+    expect(await ok(['set', 'image', 'deployment/web', 'nginx=nginx:1.27'])).toContain('deployment.apps/web image updated');
+    expect(await ok(['rollout', 'restart', 'deployment/web'])).toContain('deployment.apps/web restarted');
+    const d = await json(['get', 'deployment', 'web']);
+    expect(d.spec.template.spec.containers[0].image).toBe('nginx:1.27');
+    expect(d.spec.template.metadata.annotations['kubectl.kubernetes.io/restartedAt']).toMatch(/^\d{4}-/);
+    expect(d.metadata.generation).toBe(4);
+    expect(d.status).toEqual({});
+  });
+
   it('explains deployment.spec.strategy from the published OpenAPI', async () => {
     const out = await ok(['explain', 'deployment.spec.strategy']);
     expect(out).toMatch(/KIND:\s+Deployment/);

@@ -55,6 +55,9 @@ describe('apps/v1: defaults', () => {
     expect(ds.spec).toMatchObject({ updateStrategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } }, revisionHistoryLimit: 10 });
     expect(ds.spec?.replicas).toBeUndefined();
     expect(ds.metadata.annotations).toEqual({ 'deprecated.daemonset.template.generation': '1' });
+    // Go marshals these status fields even when zero.
+    expect(ds.status).toEqual({ currentNumberScheduled: 0, numberMisscheduled: 0, desiredNumberScheduled: 0, numberReady: 0 });
+    expect(s.status).toEqual({ replicas: 0, availableReplicas: 0 });
   });
 });
 

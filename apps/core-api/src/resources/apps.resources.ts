@@ -335,8 +335,19 @@ function bumpGenerationOnAnnotations(obj: KubeObject, old: KubeObject): void {
   if (same && !semanticEqual(obj.metadata.annotations, old.metadata.annotations)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
 }
 
+/**
+ * A new object's status as kube returns it: the status subresource dropped the client's, and Go marshals the
+ * status fields without omitempty even when zero (deployments: none).
+ */
+function freshStatus(zeroFields: readonly string[]): (obj: KubeObject) => void {
+  return (obj) => {
+    asWorkload(obj).status = Object.fromEntries(zeroFields.map((f) => [f, 0]));
+  };
+}
+
 export const deploymentStrategy: ResourceStrategy = {
   default: defaultDeployment,
+  prepareForCreate: freshStatus([]),
   prepareForUpdate: bumpGenerationOnAnnotations,
   validate: (obj) => validateDeploymentSpec(specOf(obj)),
   validateUpdate: (obj, old) => [...validateDeploymentSpec(specOf(obj)), ...selectorImmutable(obj, old)],
@@ -344,12 +355,14 @@ export const deploymentStrategy: ResourceStrategy = {
 
 export const replicaSetStrategy: ResourceStrategy = {
   default: defaultReplicaSet,
+  prepareForCreate: freshStatus(['replicas']),
   validate: (obj) => validateReplicatedSpec(specOf(obj), 'ReplicaSet'),
   validateUpdate: (obj, old) => [...validateReplicatedSpec(specOf(obj), 'ReplicaSet'), ...selectorImmutable(obj, old)],
 };
 
 export const statefulSetStrategy: ResourceStrategy = {
   default: defaultStatefulSet,
+  prepareForCreate: freshStatus(['replicas', 'availableReplicas']),
   validate: (obj) => validateStatefulSetSpec(specOf(obj)),
   validateUpdate: (obj, old) => [...validateStatefulSetUpdate(obj, old), ...selectorImmutable(obj, old)],
 };
@@ -357,6 +370,7 @@ export const statefulSetStrategy: ResourceStrategy = {
 export const daemonSetStrategy: ResourceStrategy = {
   default: defaultDaemonSet,
   prepareForCreate(obj) {
+    freshStatus(['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'])(obj);
     if (templateGeneration(obj) < 1) setTemplateGeneration(obj, 1);
   },
   prepareForUpdate(obj, old) {

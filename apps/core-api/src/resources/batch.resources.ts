@@ -324,6 +324,7 @@ export const jobStrategy: ResourceStrategy = {
   prepareForCreate(obj) {
     generateJobSelector(obj as Job);
     jobLabelsFromTemplate(obj as Job);
+    (obj as Job).status = {};
   },
   validate: (obj) => validateJob(obj as Job, true),
   validateUpdate: (obj, old) => validateJobUpdate(obj as Job, old as Job),
@@ -332,6 +333,9 @@ export const jobStrategy: ResourceStrategy = {
 
 export const cronJobStrategy: ResourceStrategy = {
   default: defaultCronJob,
+  prepareForCreate(obj) {
+    (obj as CronJob).status = {};
+  },
   validate: validateCronJobCreate,
   validateUpdate: (obj, old) => validateCronJobSpec(cronSpecOf(obj), cronSpecOf(old)),
 };
