@@ -150,6 +150,17 @@ describe.each(['1.27', '1.33'])('kubectl %s: apps/v1 and batch/v1', (version) =>
     const cj = await json(['get', 'cronjob', 'tick']);
     expect(cj.spec).toMatchObject({ concurrencyPolicy: 'Allow', suspend: false, successfulJobsHistoryLimit: 3, failedJobsHistoryLimit: 1 });
     expect(cj.spec.jobTemplate.spec.template.spec.restartPolicy).toBe('OnFailure');
+    expect(await ok(['create', 'job', 'tick-manual', '--from=cronjob/tick'])).toContain('job.batch/tick-manual created');
+    const manual = await json(['get', 'job', 'tick-manual']);
+    expect(manual.metadata.annotations).toMatchObject({ 'cronjob.kubernetes.io/instantiate': 'manual' });
+    expect(manual.metadata.ownerReferences).toEqual([expect.objectContaining({ apiVersion: 'batch/v1', kind: 'CronJob', name: 'tick', uid: cj.metadata.uid })]);
+  });
+
+  it('describes a deployment and refuses a replace of a missing one', async () => {
+    expect(await ok(['describe', 'deployment', 'web'])).toMatch(/StrategyType:\s+RollingUpdate/);
+    const d = await json(['get', 'deployment', 'web']);
+    const missing = await k(['replace', '-f', '-'], JSON.stringify({ ...d, metadata: { name: 'nowhere', namespace: 'default' } }));
+    expect(missing.stderr).toContain('deployments.apps "nowhere" not found');
   });
 
   it('applies a statefulset and a daemonset from YAML, also server-side', async () => {

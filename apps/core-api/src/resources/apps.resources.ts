@@ -346,6 +346,7 @@ function freshStatus(zeroFields: readonly string[]): (obj: KubeObject) => void {
 }
 
 export const deploymentStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultDeployment,
   prepareForCreate: freshStatus([]),
   prepareForUpdate: bumpGenerationOnAnnotations,
@@ -354,20 +355,26 @@ export const deploymentStrategy: ResourceStrategy = {
 };
 
 export const replicaSetStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultReplicaSet,
   prepareForCreate: freshStatus(['replicas']),
+  fields: (obj) => ({ 'status.replicas': String(num(statusOf(obj).replicas)) }),
   validate: (obj) => validateReplicatedSpec(specOf(obj), 'ReplicaSet'),
-  validateUpdate: (obj, old) => [...validateReplicatedSpec(specOf(obj), 'ReplicaSet'), ...selectorImmutable(obj, old)],
+  // ValidateReplicaSet then ValidateReplicaSetUpdate: kube checks the spec twice.
+  validateUpdate: (obj, old) => [...validateReplicatedSpec(specOf(obj), 'ReplicaSet'), ...validateReplicatedSpec(specOf(obj), 'ReplicaSet'), ...selectorImmutable(obj, old)],
 };
 
 export const statefulSetStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultStatefulSet,
   prepareForCreate: freshStatus(['replicas', 'availableReplicas']),
   validate: (obj) => validateStatefulSetSpec(specOf(obj)),
-  validateUpdate: (obj, old) => [...validateStatefulSetUpdate(obj, old), ...selectorImmutable(obj, old)],
+  // The selector is frozen by the "updates to statefulset spec" rule.
+  validateUpdate: validateStatefulSetUpdate,
 };
 
 export const daemonSetStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultDaemonSet,
   prepareForCreate(obj) {
     freshStatus(['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady'])(obj);
@@ -378,7 +385,8 @@ export const daemonSetStrategy: ResourceStrategy = {
     setTemplateGeneration(obj, templateGeneration(old) + (changed ? 1 : 0));
   },
   validate: (obj) => validateDaemonSetSpec(specOf(obj)),
-  validateUpdate: (obj, old) => [...validateDaemonSetSpec(specOf(obj)), ...selectorImmutable(obj, old)],
+  // ValidateDaemonSet then ValidateDaemonSetUpdate: kube checks the spec twice.
+  validateUpdate: (obj, old) => [...validateDaemonSetSpec(specOf(obj)), ...validateDaemonSetSpec(specOf(obj)), ...selectorImmutable(obj, old)],
 };
 
 interface ControllerRevision extends KubeObject {
@@ -394,6 +402,7 @@ function validateControllerRevision(obj: KubeObject): FieldError[] {
 }
 
 export const controllerRevisionStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   validate: validateControllerRevision,
   validateUpdate: (obj, old) => [...validateControllerRevision(obj), ...validateImmutableField((obj as ControllerRevision).data, (old as ControllerRevision).data, 'data')],
 };

@@ -320,6 +320,7 @@ export function validateCronJobCreate(obj: KubeObject): FieldError[] {
 // ---------------------------------------------------------------------------
 
 export const jobStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultJob,
   prepareForCreate(obj) {
     generateJobSelector(obj as Job);
@@ -332,6 +333,7 @@ export const jobStrategy: ResourceStrategy = {
 };
 
 export const cronJobStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: defaultCronJob,
   prepareForCreate(obj) {
     (obj as CronJob).status = {};
