@@ -238,7 +238,7 @@ describe('typed-client protobuf bodies against core-api', () => {
     const bad = await send('POST', '/api/v1/namespaces/default/configmaps', truncated.subarray(0, truncated.length - 3));
     expect(bad.status).toBe(400);
     expect(bad.json<Json>().message).toContain('protobuf request body is malformed');
-    const unsupported = await send('POST', '/api/v1/namespaces/default/configmaps', kubeProtobufBody('apps/v1', 'Deployment', pb.msg(1, pb.str(1, 'd'))));
+    const unsupported = await send('POST', '/api/v1/namespaces/default/configmaps', kubeProtobufBody('apps/v1', 'StatefulSet', pb.msg(1, pb.str(1, 'd'))));
     expect(unsupported.status).toBe(415);
     expect(unsupported.json<Json>().reason).toBe('UnsupportedMediaType');
   });
