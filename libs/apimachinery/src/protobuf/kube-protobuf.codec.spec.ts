@@ -188,6 +188,34 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     });
   });
 
+  it('decodes a deployment as kubectl create deployment sends it, keeping a zero maxSurge', () => {
+    const template = pb.msg(3, goObjectMeta('', pb.entry(11, 'app', 'web')), pb.msg(2, pb.msg(2, pb.str(1, 'nginx'), pb.str(2, 'nginx'), pb.msg(8))));
+    const strategy = pb.msg(4, pb.str(1, 'RollingUpdate'), pb.msg(2, pb.intOrString(1, '25%'), pb.intOrString(2, 0)));
+    const spec = pb.msg(2, pb.varint(1, 2), pb.msg(2, pb.entry(1, 'app', 'web')), template, strategy, pb.varint(5, 0), pb.varint(7, false));
+    const body = kubeProtobufBody('apps/v1', 'Deployment', goObjectMeta('web', pb.entry(11, 'app', 'web')), spec, pb.msg(3));
+    expect(decodeKubeProtobuf(body).object).toEqual({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', labels: { app: 'web' } },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+        strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 0 } },
+      },
+    });
+  });
+
+  it('decodes a cronjob and its job template', () => {
+    const jobSpec = pb.msg(2, pb.msg(6, goObjectMeta(''), pb.msg(2, pb.msg(2, pb.str(1, 'tick'), pb.str(2, 'busybox')), pb.str(3, 'OnFailure'))));
+    const spec = pb.msg(2, pb.str(1, '*/5 * * * *'), pb.msg(5, goObjectMeta('tick'), jobSpec), pb.varint(4, false));
+    const body = kubeProtobufBody('batch/v1', 'CronJob', goObjectMeta('tick'), spec);
+    expect(decodeKubeProtobuf(body).object).toMatchObject({
+      kind: 'CronJob',
+      spec: { schedule: '*/5 * * * *', suspend: false, jobTemplate: { metadata: { name: 'tick' }, spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'tick', image: 'busybox' }] } } } } },
+    });
+  });
+
   it('decodes DeleteOptions in any group version, keeping a zero grace period', () => {
     const body = kubeProtobufBody('v1', 'DeleteOptions', pb.varint(1, 0), pb.msg(2, pb.str(1, 'u-1')), pb.str(4, 'Background'), pb.str(5, 'All'));
     expect(decodeKubeProtobuf(body).object).toEqual({
