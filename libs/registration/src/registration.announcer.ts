@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { priorityFor } from './group-priority.table';
 import { encodeMessage, validateAnnouncement } from './registration.schema';
-import { RegistrationSubjects } from './registration.subjects';
+import { RegistrationSubjects, serviceSubject } from './registration.subjects';
 import {
   type AnnouncedGroupVersion,
   type Announcement,
@@ -183,9 +183,9 @@ export class RegistrationAnnouncer {
     if (this.groupVersions.length > 0) this.publishState();
   }
 
-  /** Emits only while connected (see RegistrationBus.emit); returns whether it was sent. */
-  private publish(subject: typeof RegistrationSubjects.announce | typeof RegistrationSubjects.withdraw, message: Announcement | Withdrawal): boolean {
+  /** Emits on this service's own subject, only while connected (see RegistrationBus.emit); returns whether it was sent. */
+  private publish(pattern: typeof RegistrationSubjects.announce | typeof RegistrationSubjects.withdraw, message: Announcement | Withdrawal): boolean {
     if (!this.started || this.closing) return false;
-    return this.bus.emit(subject, message);
+    return this.bus.emit(serviceSubject(pattern, this.service), message);
   }
 }

@@ -4,7 +4,7 @@
  * @EventPattern handlers below; its HTTPS server is its own, started by a lifecycle provider.
  */
 import { Controller, type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { EventPattern, Payload } from '@nestjs/microservices';
+import { Ctx, EventPattern, NatsContext, Payload } from '@nestjs/microservices';
 import { RegistrationAnnouncers } from './registration.announcers';
 import { RegistrationRegistry, type RegistrationRegistryOptions } from './registration.registry';
 import { RegistrationSubjects } from './registration.subjects';
@@ -36,14 +36,15 @@ export class AnnouncerEventsController {
 export class RegistryEventsController {
   constructor(@Inject(RegistrationRegistry) private readonly registry: RegistrationRegistry) {}
 
+  // The subscriptions are wildcards (one subject per service): the context has the subject the message came on.
   @EventPattern(RegistrationSubjects.announce)
-  announce(@Payload() data: Uint8Array): void {
-    this.registry.handleAnnouncement(data);
+  announce(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.registry.handleAnnouncement(data, context.getSubject());
   }
 
   @EventPattern(RegistrationSubjects.withdraw)
-  withdraw(@Payload() data: Uint8Array): void {
-    this.registry.handleWithdrawal(data);
+  withdraw(@Payload() data: Uint8Array, @Ctx() context: NatsContext): void {
+    this.registry.handleWithdrawal(data, context.getSubject());
   }
 }
 

@@ -8,7 +8,7 @@ import { RegistrationAnnouncers } from './registration.announcers';
 import { startRegistrationApp } from './registration.app';
 import { registrationMessagesDropped } from './registration.metrics';
 import { RegistrationRegistry } from './registration.registry';
-import { RegistrationSubjects } from './registration.subjects';
+import { RegistrationSubjects, serviceSubject } from './registration.subjects';
 import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger } from './registration.types';
 
 const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n').toString('base64');
@@ -37,6 +37,9 @@ async function eventually(check: () => void, timeoutMs = 3000): Promise<void> {
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const ANNOUNCE_CORE_API = serviceSubject(RegistrationSubjects.announce, 'core-api');
+const WITHDRAW_CORE_API = serviceSubject(RegistrationSubjects.withdraw, 'core-api');
 
 const endpointsOf = (snapshot: RegistrationSnapshot, key: string): string[] => (snapshot.get(key)?.endpoints ?? []).map((e) => e.endpoint);
 
@@ -128,7 +131,7 @@ describe('registration over NATS', () => {
     const live = await announcer({ endpoint: 'https://127.0.0.1:7021', ttlSeconds: 1 });
     live.announce([CORE]);
     const nc = await rawConnection();
-    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('silent-1', 1))));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from(JSON.stringify(rawAnnouncement('silent-1', 1))));
     await eventually(() => expect(r.current().has('v1.coordination.k8s.io')).toBe(true));
 
     await eventually(() => expect(r.current().has('v1.coordination.k8s.io')).toBe(false), 2000);
@@ -165,7 +168,7 @@ describe('registration over NATS', () => {
     const a = await announcer({ endpoint: 'https://127.0.0.1:7051', ttlSeconds: 1 });
     a.announce([CORE]);
     const nc = await rawConnection();
-    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('dies-during-outage', 1))));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from(JSON.stringify(rawAnnouncement('dies-during-outage', 1))));
     await eventually(() => expect(r.current().size).toBe(2));
 
     await nats.stop();
@@ -188,15 +191,15 @@ describe('registration over NATS', () => {
     await nc.flush();
     const a = await announcer({ endpoint: 'https://127.0.0.1:7061', ttlSeconds: 60 });
     a.announce([CORE]);
-    await eventually(() => expect(seen.filter((m) => m.subject === RegistrationSubjects.announce).length).toBeGreaterThan(0));
+    await eventually(() => expect(seen.filter((m) => m.subject === ANNOUNCE_CORE_API).length).toBeGreaterThan(0));
     const count = seen.length;
     // A resync from a plain NATS client is answered at once (the heartbeat is 20 s away).
     nc.publish(RegistrationSubjects.resync, Buffer.from(JSON.stringify({ apiVersion: REGISTRATION_API_VERSION, requester: 'raw', sentAt: new Date().toISOString() })));
-    await eventually(() => expect(seen.slice(count + 1).some((m) => m.subject === RegistrationSubjects.announce)).toBe(true));
+    await eventually(() => expect(seen.slice(count + 1).some((m) => m.subject === ANNOUNCE_CORE_API)).toBe(true));
     await registry(); // its resync request, as sent
     await eventually(() => expect(seen.filter((m) => m.subject === RegistrationSubjects.resync && m.json.requester === 'registry')).toHaveLength(1));
 
-    const announcement = seen.find((m) => m.subject === RegistrationSubjects.announce);
+    const announcement = seen.find((m) => m.subject === ANNOUNCE_CORE_API);
     expect(Object.keys(announcement?.json ?? {}).sort()).toEqual(['apiVersion', 'caBundle', 'endpoint', 'groupVersions', 'instance', 'sentAt', 'service', 'source', 'ttlSeconds']);
     expect(announcement?.json).toMatchObject({ apiVersion: REGISTRATION_API_VERSION, service: 'core-api', endpoint: 'https://127.0.0.1:7061', groupVersions: [{ group: '', version: 'v1', groupPriorityMinimum: 18000, versionPriority: 1 }] });
     const resync = seen.find((m) => m.subject === RegistrationSubjects.resync && m.json.requester === 'registry');
@@ -209,18 +212,18 @@ describe('registration over NATS', () => {
     const r = await registry(logger);
     const nc = await rawConnection();
     const droppedBefore = await droppedCount();
-    nc.publish(RegistrationSubjects.announce, Buffer.from('{not json'));
-    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify({ ...rawAnnouncement('bad-1', 5), endpoint: 'http://plain:80' })));
-    nc.publish(RegistrationSubjects.withdraw, Buffer.from(JSON.stringify({ apiVersion: REGISTRATION_API_VERSION })));
-    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify({ ...rawAnnouncement('future-1', 5), apiVersion: 'registration.kube-ts.io/v2' })));
-    nc.publish(RegistrationSubjects.announce, Buffer.from(JSON.stringify(rawAnnouncement('good-1', 5))));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from('{not json'));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from(JSON.stringify({ ...rawAnnouncement('bad-1', 5), endpoint: 'http://plain:80' })));
+    nc.publish(WITHDRAW_CORE_API, Buffer.from(JSON.stringify({ apiVersion: REGISTRATION_API_VERSION })));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from(JSON.stringify({ ...rawAnnouncement('future-1', 5), apiVersion: 'registration.kube-ts.io/v2' })));
+    nc.publish(ANNOUNCE_CORE_API, Buffer.from(JSON.stringify(rawAnnouncement('good-1', 5))));
 
     await eventually(() => expect(r.current().get('v1.coordination.k8s.io')?.endpoints.map((e) => e.instance)).toEqual(['good-1']));
     expect(r.current().size).toBe(1);
     expect(logger.warnings).toEqual([
-      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce: not JSON/),
-      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce: \$\.endpoint: .*must use https/),
-      expect.stringMatching(/invalid message on kube\.registration\.v1\.withdraw: \$\.service: must be a string/),
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce\.core-api: not JSON/),
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.announce\.core-api: \$\.endpoint: .*must use https/),
+      expect.stringMatching(/invalid message on kube\.registration\.v1\.withdraw\.core-api: \$\.service: must be a string/),
     ]);
     expect((await droppedCount()) - droppedBefore).toBe(4);
   });

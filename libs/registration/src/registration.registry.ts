@@ -7,7 +7,8 @@ import { Logger } from '@nestjs/common';
 import { type ClaimKey, claimKey, LiveInstanceTable, type RegistrationSnapshot, snapshotFingerprint } from './live-instance.table';
 import { receiveMessage } from './registration.receive';
 import { validateAnnouncement, validateWithdrawal } from './registration.schema';
-import { RegistrationSubjects } from './registration.subjects';
+import { RegistrationSubjects, subjectPattern, subjectService } from './registration.subjects';
+import { registrationMessagesDropped } from './registration.metrics';
 import type { RegistrationBus } from './registration.transport';
 import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger, type ResyncRequest, type Withdrawal } from './registration.types';
 
@@ -96,18 +97,31 @@ export class RegistrationRegistry {
     this.listeners.clear();
   }
 
-  /** A payload received on the announce subject. */
-  handleAnnouncement(data: Uint8Array): void {
+  /** A payload received on `subject`, the announce subject of one service. */
+  handleAnnouncement(data: Uint8Array, subject: string): void {
     if (!this.started || this.closing) return;
-    const announcement = receiveMessage(RegistrationSubjects.announce, data, validateAnnouncement, this.logger);
-    if (announcement) this.onAnnouncement(announcement);
+    const announcement = receiveMessage(subject, data, validateAnnouncement, this.logger);
+    if (announcement && this.sentByItsService(announcement, subject)) this.onAnnouncement(announcement);
   }
 
-  /** A payload received on the withdraw subject. */
-  handleWithdrawal(data: Uint8Array): void {
+  /** A payload received on `subject`, the withdraw subject of one service. */
+  handleWithdrawal(data: Uint8Array, subject: string): void {
     if (!this.started || this.closing) return;
-    const withdrawal = receiveMessage(RegistrationSubjects.withdraw, data, validateWithdrawal, this.logger);
-    if (withdrawal) this.onWithdrawal(withdrawal);
+    const withdrawal = receiveMessage(subject, data, validateWithdrawal, this.logger);
+    if (withdrawal && this.sentByItsService(withdrawal, subject)) this.onWithdrawal(withdrawal);
+  }
+
+  /**
+   * nats-server lets a service publish on its own subjects only (its client certificate is its identity), so
+   * the subject names the sender: a message that claims another service is forged and dropped.
+   */
+  private sentByItsService(message: Announcement | Withdrawal, subject: string): boolean {
+    const sender = subjectService(subject);
+    if (sender === message.service) return true;
+    const pattern = subjectPattern(subject) ?? subject;
+    registrationMessagesDropped.inc({ subject: pattern, reason: 'forged' });
+    this.logger.warn(`dropped message on ${subject}: it claims service "${message.service}" but was sent as "${sender ?? '?'}"`);
+    return false;
   }
 
   private onAnnouncement(announcement: Announcement): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RegistrationSubjects } from './registration.subjects';
+import { RegistrationSubjects, serviceSubject } from './registration.subjects';
 import { RegistrationDeserializer, RegistrationSerializer } from './registration.transport';
 import { REGISTRATION_API_VERSION, type ResyncRequest } from './registration.types';
 
@@ -16,7 +16,8 @@ describe('the registration wire format on @nestjs/microservices', () => {
 
   it('refuses to emit what receivers would drop, and subjects outside the contract', () => {
     expect(() => serializer.serialize({ pattern: RegistrationSubjects.resync, data: { ...resync, requester: '' } })).toThrow(/refusing to publish an invalid registration message: \$\.requester/);
-    expect(() => serializer.serialize({ pattern: RegistrationSubjects.announce, data: resync })).toThrow(/refusing to publish/);
+    expect(() => serializer.serialize({ pattern: serviceSubject(RegistrationSubjects.announce, 'core-api'), data: resync })).toThrow(/refusing to publish/);
+    expect(() => serializer.serialize({ pattern: RegistrationSubjects.announce, data: resync })).toThrow('not a registration subject: kube.registration.v1.announce.*');
     expect(() => serializer.serialize({ pattern: 'kube.registration.v1.other', data: resync })).toThrow('not a registration subject: kube.registration.v1.other');
   });
 

@@ -19,7 +19,7 @@ import {
 import { lastValueFrom, type Observable } from 'rxjs';
 import { countMessage } from './registration.metrics';
 import { encodeMessage, validateAnnouncement, validateResyncRequest, validateWithdrawal } from './registration.schema';
-import { type RegistrationSubject, RegistrationSubjects } from './registration.subjects';
+import { type RegistrationSubject, RegistrationSubjects, subjectPattern } from './registration.subjects';
 import type { RegistrationLogger, RegistrationMessage } from './registration.types';
 
 export interface RegistrationTransportOptions {
@@ -29,6 +29,15 @@ export interface RegistrationTransportOptions {
   readonly name: string;
   /** Pause between reconnect attempts (default 500 ms; the client adds jitter). */
   readonly reconnectTimeWaitMs?: number;
+  /** TLS to nats-server: the CA that signed its certificate and this service's client certificate (its NATS identity). */
+  readonly tls?: RegistrationNatsTls;
+}
+
+/** PEM files: caFile verifies nats-server; certFile/keyFile are the client certificate nats-server maps to a user. */
+export interface RegistrationNatsTls {
+  readonly caFile: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
 }
 
 const DEFAULT_RECONNECT_TIME_WAIT_MS = 500;
@@ -40,12 +49,17 @@ const VALIDATORS: Readonly<Record<RegistrationSubject, (value: unknown) => any>>
   [RegistrationSubjects.resync]: validateResyncRequest,
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see VALIDATORS
+function validatorFor(subject: string): (value: unknown) => any {
+  const pattern = subjectPattern(subject);
+  if (!pattern) throw new Error(`not a registration subject: ${subject}`);
+  return VALIDATORS[pattern];
+}
+
 /** Emits the message itself as UTF-8 JSON, validated for its subject: senders never publish what receivers drop. */
 export class RegistrationSerializer implements ProducerSerializer {
   serialize(packet: OutgoingEvent): { data: Uint8Array } {
-    const validate = VALIDATORS[packet.pattern as RegistrationSubject];
-    if (!validate) throw new Error(`not a registration subject: ${String(packet.pattern)}`);
-    return { data: encodeMessage(packet.data as RegistrationMessage, validate) };
+    return { data: encodeMessage(packet.data as RegistrationMessage, validatorFor(String(packet.pattern))) };
   }
 }
 
@@ -72,6 +86,7 @@ function natsOptions(opts: RegistrationTransportOptions): Required<NatsOptions>[
     reconnectTimeWait: opts.reconnectTimeWaitMs ?? DEFAULT_RECONNECT_TIME_WAIT_MS,
     serializer: new RegistrationSerializer(),
     deserializer: new RegistrationDeserializer(),
+    ...(opts.tls ? { tls: { ...opts.tls } } : {}),
   };
 }
 
@@ -191,12 +206,16 @@ export class RegistrationBus {
     return () => this.listeners.delete(listener);
   }
 
-  /** Emits `message` on `subject` if connected; returns whether it was handed to NATS. Throws for an invalid message. */
-  emit(subject: RegistrationSubject, message: RegistrationMessage): boolean {
-    encodeMessage(message, VALIDATORS[subject]); // refuse before anything is sent, synchronously
+  /**
+   * Emits `message` on `subject` (resync, or announce/withdraw of one service) if connected; returns whether it
+   * was handed to NATS. Throws for an invalid message.
+   */
+  emit(subject: string, message: RegistrationMessage): boolean {
+    encodeMessage(message, validatorFor(subject)); // refuse before anything is sent, synchronously
     if (!this.canEmit) return false;
+    const pattern = subjectPattern(subject) as RegistrationSubject;
     const sent = lastValueFrom(this.client.emit(subject, message), { defaultValue: undefined }).then(
-      () => countMessage(subject, 'out'),
+      () => countMessage(pattern, 'out'),
       (err: unknown) => this.logger.warn(`publishing ${subject}: ${String(err)}`),
     );
     this.pending.add(sent);
