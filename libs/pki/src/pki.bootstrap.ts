@@ -22,12 +22,23 @@ export interface PkiPaths {
   /** The service-account signing key pair (kubeadm's sa.key / sa.pub). */
   readonly serviceAccountKey: string;
   readonly serviceAccountPub: string;
+  /** The NATS CA: signs nats-server's certificate and the services' NATS client certificates, nothing else. */
+  readonly natsCaCert: string;
+  readonly natsCaKey: string;
+  readonly natsServerCert: string;
+  readonly natsServerKey: string;
 }
 
 export interface EnsurePkiOptions {
   /** Extra DNS names or IP addresses for the apiserver serving certificate. */
   readonly extraSans?: readonly string[];
+  /** NATS identities to issue client certificates for (subject CN=<name>; see natsClientPaths). */
+  readonly natsClients?: readonly string[];
+  /** Extra DNS names or IP addresses for nats-server's certificate (it always has localhost, 127.0.0.1, ::1). */
+  readonly natsSans?: readonly string[];
 }
+
+const NATS_SERVER_SANS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 
 /** The names kube-apiserver's serving certificate carries (kubeadm's list, service CIDR 10.96.0.0/12). */
 export const APISERVER_DNS_NAMES: readonly string[] = [
@@ -60,7 +71,16 @@ export function pkiPaths(dir: string): PkiPaths {
     frontProxyClientKey: file('front-proxy-client.key'),
     serviceAccountKey: file('sa.key'),
     serviceAccountPub: file('sa.pub'),
+    natsCaCert: file('nats-ca.crt'),
+    natsCaKey: file('nats-ca.key'),
+    natsServerCert: file('nats-server.crt'),
+    natsServerKey: file('nats-server.key'),
   };
+}
+
+/** The NATS client certificate and key of identity `name` in the PKI of `pki`. */
+export function natsClientPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { readonly cert: string; readonly key: string } {
+  return { cert: join(pki.dir, `nats-client-${name}.crt`), key: join(pki.dir, `nats-client-${name}.key`) };
 }
 
 /**
@@ -89,7 +109,23 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
     usage: 'client',
   });
   await ensureServiceAccountKey({ cert: paths.serviceAccountPub, key: paths.serviceAccountKey });
+  await ensureNatsPki(paths, opts);
   return paths;
+}
+
+/**
+ * A CA of its own for NATS, so that no Kubernetes client certificate (signed by the cluster CA) is a NATS
+ * identity and no NATS identity is a Kubernetes user.
+ */
+async function ensureNatsPki(paths: PkiPaths, opts: EnsurePkiOptions): Promise<void> {
+  const nats = await ensureCa({ cert: paths.natsCaCert, key: paths.natsCaKey }, 'nats-ca');
+  const { dnsNames, ipAddresses } = splitSans([...NATS_SERVER_SANS, ...(opts.natsSans ?? [])]);
+  const server = { cert: paths.natsServerCert, key: paths.natsServerKey };
+  const stale = nats.created || !(await coversSans(server.cert, dnsNames, ipAddresses));
+  await ensureLeaf(server, nats.ca, stale, { commonName: 'nats-server', dnsNames, ipAddresses, usage: 'server' });
+  for (const name of unique(opts.natsClients ?? [])) {
+    await ensureLeaf(natsClientPaths(paths, name), nats.ca, nats.created, { commonName: name, usage: 'client' });
+  }
 }
 
 /** The key pair service-account tokens are signed with (ECDSA P-256 → ES256); kept across restarts so issued tokens stay valid. */

@@ -1,4 +1,14 @@
-export { REGISTRATION_SUBJECT_PREFIX, type RegistrationSubject, RegistrationSubjects } from './registration.subjects';
+export { REGISTRATION_SUBJECT_PREFIX, type RegistrationSubject, RegistrationSubjects, serviceSubject, subjectService } from './registration.subjects';
+export {
+  CONTROL_PLANE_REGISTRATION_IDENTITIES,
+  type NatsServerConfigOptions,
+  natsServerConfig,
+  natsUserOf,
+  type RegistrationIdentity,
+  type RegistrationPermissions,
+  type RegistrationRole,
+  registrationPermissions,
+} from './registration.nats-auth';
 export {
   type AnnouncedGroupVersion,
   type Announcement,
@@ -48,6 +58,7 @@ export {
   RegistrationDeserializer,
   RegistrationSerializer,
   RegistrationNatsServer,
+  type RegistrationNatsTls,
   type RegistrationTransportOptions,
 } from './registration.transport';
 export { REGISTRATION_TRANSPORT, RegistrationModule, type RegistrationModuleOptions } from './registration.module';
