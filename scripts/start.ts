@@ -4,13 +4,14 @@
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensurePki, type PkiPaths, writeKubeconfig } from '@kube/pki';
+import { ensurePki, natsClientPaths, type PkiPaths, writeKubeconfig } from '@kube/pki';
+import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
 
 /** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
@@ -125,16 +126,38 @@ function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
   };
 }
 
+const NATS_CONFIG = join(LOCAL, 'nats.conf');
+
+/** nats-server's configuration: TLS, and one user per service certificate with its registration permissions. */
+async function writeNatsConfig(ports: Ports, pki: PkiPaths): Promise<void> {
+  const config = natsServerConfig({
+    listen: `127.0.0.1:${ports.nats}`,
+    monitor: `127.0.0.1:${ports.natsMonitor}`,
+    jetStreamStoreDir: join(LOCAL, 'nats'),
+    tls: { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert },
+    identities: CONTROL_PLANE_REGISTRATION_IDENTITIES,
+  });
+  await writeFile(NATS_CONFIG, config, { mode: 0o600 });
+  await chmod(NATS_CONFIG, 0o600);
+}
+
+/** A service with a NATS identity gets its client certificate; the others do not talk to NATS. */
+function natsEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+  if (!CONTROL_PLANE_REGISTRATION_IDENTITIES.some((identity) => identity.name === service.name)) return {};
+  const client = natsClientPaths(pki, service.name);
+  return { KUBE_NATS_URL: `nats://127.0.0.1:${ports.nats}`, KUBE_NATS_CA_FILE: pki.natsCaCert, KUBE_NATS_CERT_FILE: client.cert, KUBE_NATS_KEY_FILE: client.key };
+}
+
 function natsSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
   return {
     name: 'nats',
     command: binaries['nats-server'],
-    args: ['-a', '127.0.0.1', '-p', String(ports.nats), '-m', String(ports.natsMonitor), '-js', '-sd', join(LOCAL, 'nats')],
+    args: ['-c', NATS_CONFIG],
     ports: [
       { port: ports.nats, env: 'KUBE_NATS_PORT' },
       { port: ports.natsMonitor, env: 'KUBE_NATS_MONITOR_PORT' },
     ],
-    describe: `nats://127.0.0.1:${ports.nats} (JetStream store .local/nats)`,
+    describe: `nats://127.0.0.1:${ports.nats} (TLS, client certificates; JetStream store .local/nats)`,
     // /healthz turns 200 once JetStream is up, not just when the port is open.
     ready: async () => (await httpStatus(httpGet, `http://127.0.0.1:${ports.natsMonitor}/healthz`)) === 200,
   };
@@ -150,7 +173,7 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
       ...process.env,
       ...serviceUrls(ports),
       KUBE_ETCD_ENDPOINTS: `http://127.0.0.1:${ports.etcd}`,
-      KUBE_NATS_URL: `nats://127.0.0.1:${ports.nats}`,
+      ...natsEnv(service, ports, pki),
       KUBE_BIND_ADDRESS: '127.0.0.1',
       KUBE_SECURE_PORT: String(port),
       KUBE_TLS_CERT_FILE: pki.apiserverCert,
@@ -425,8 +448,9 @@ async function main(): Promise<void> {
 
   log('preparing certificates in .local/pki');
   await mkdir(LOCAL, { recursive: true });
-  const pki = await ensurePki(join(LOCAL, 'pki'));
+  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name) });
   const tls = await loadClientTls(pki);
+  await writeNatsConfig(ports, pki);
 
   const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls))];
   await assertPortsFree(specs);

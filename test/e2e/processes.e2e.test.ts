@@ -9,15 +9,17 @@
  * - one request id crosses the proxy: the Audit-Id the client gets, the aggregator's audit line and request
  *   line, and core-api's request line are the same;
  * - after a kubectl session, each process's own /metrics has kube's request, in-flight, etcd and watch series,
- *   the aggregator's APIService availability, and NATS registration traffic, with counts.
+ *   the aggregator's APIService availability, and NATS registration traffic, with counts;
+ * - registration runs on nats-server as deployments run it: TLS, one client certificate per service, and the
+ *   registration permissions (the aggregator hears core-api and extensions announce).
  */
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
-import { freePorts, startEtcd, startNats, SupervisedProcess, tempDir, type EtcdProcess, type NatsProcess } from '@kube/testing';
-import { hasMetric, kubectlSession, metricTotal, until } from '@test/support';
+import { writeKubeconfig, type PkiPaths } from '@kube/pki';
+import { freePorts, startEtcd, SupervisedProcess, tempDir, type EtcdProcess } from '@kube/testing';
+import { hasMetric, kubectlSession, metricTotal, type SecuredNats, startSecuredNats, until } from '@test/support';
 
 const ROOT = join(__dirname, '..', '..');
 const SERVICES = ['core-api', 'extensions', 'aggregator'] as const;
@@ -32,7 +34,7 @@ interface Answer {
 
 describe('the services as processes: JSON logs, one request id, metrics per process', () => {
   let etcd: EtcdProcess;
-  let nats: NatsProcess;
+  let nats: SecuredNats;
   let pki: PkiPaths;
   let kubeconfig: string;
   const ports = new Map<Service, number>();
@@ -63,7 +65,8 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
 
   beforeAll(async () => {
     expect(existsSync(join(ROOT, 'dist/apps/aggregator/src/main.js')), 'run `npm run build` first').toBe(true);
-    [etcd, nats, pki] = await Promise.all([startEtcd(), startNats(), ensurePki(join(dir, 'pki'))]);
+    [etcd, nats] = await Promise.all([startEtcd(), startSecuredNats(dir)]);
+    pki = nats.pki;
     const [core, ext, agg] = await freePorts(3);
     ports.set('core-api', core).set('extensions', ext).set('aggregator', agg);
     kubeconfig = join(dir, 'kubeconfig');
@@ -72,7 +75,6 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       KUBE_ETCD_ENDPOINTS: etcd.endpoint,
-      KUBE_NATS_URL: nats.url,
       KUBE_BIND_ADDRESS: '127.0.0.1',
       KUBE_TLS_CERT_FILE: pki.apiserverCert,
       KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
@@ -95,7 +97,7 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
       },
     };
     for (const service of SERVICES) {
-      const env = { ...common, ...extra[service], KUBE_SECURE_PORT: String(ports.get(service)) };
+      const env = { ...common, ...nats.env(service), ...extra[service], KUBE_SECURE_PORT: String(ports.get(service)) };
       procs.set(service, new SupervisedProcess({ name: service, command: process.execPath, args: [join(ROOT, `dist/apps/${service}/src/main.js`)], env, keepLines: 100_000 }));
     }
     const ready = await until(async () => {
@@ -118,7 +120,7 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
 
   afterAll(async () => {
     for (const service of [...SERVICES].reverse()) await procs.get(service)?.stop();
-    await nats?.stop();
+    await nats?.nats.stop();
     await etcd?.stop();
   });
 
@@ -197,6 +199,8 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
     expect(metricTotal(metrics, 'aggregator_unavailable_apiservice')).toBe(0);
     // It hears the backends' announcements.
     expect(metricTotal(metrics, 'registration_messages_total', { direction: 'in' })).toBeGreaterThan(0);
+    // Every one of them came from the service it names, on its own subject.
+    expect(metricTotal(metrics, 'registration_messages_dropped_total')).toBe(0);
     // And it counted none of the proxied configmap requests: those are core-api's.
     expect(metricTotal(metrics, 'apiserver_request_total', { resource: 'configmaps' })).toBe(0);
   });

@@ -9,3 +9,4 @@ export { kubectlSession, type KubectlSession } from './kubectl.session';
 export { until } from './until';
 export { hasMetric, metricTotal } from './metrics.exposition';
 export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
+export { type SecuredNats, startSecuredNats } from './secured-nats';

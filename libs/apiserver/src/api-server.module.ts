@@ -85,7 +85,7 @@ export class ApiServerModule {
     return {
       module: ApiServerModule,
       global: true,
-      imports: [RegistrationModule.forRoot({ natsUrl: options.config.natsUrl, name: options.config.server.component, announce: true })],
+      imports: [RegistrationModule.forRoot({ natsUrl: options.config.natsUrl, tls: options.config.natsTls, name: options.config.server.component, announce: true })],
       providers: [
         { provide: SERVER_CONFIG, useValue: options.config },
         { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints, tls: options.config.etcdTls }) },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ApiServerOptions } from './api-server';
 import type { EtcdTls } from '@kube/storage';
+import type { RegistrationNatsTls } from '@kube/registration';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
@@ -11,6 +12,8 @@ export interface ServerConfig {
   /** KUBE_ETCD_CAFILE / KUBE_ETCD_CERTFILE / KUBE_ETCD_KEYFILE (kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile). */
   etcdTls?: EtcdTls;
   natsUrl?: string;
+  /** KUBE_NATS_CA_FILE / KUBE_NATS_CERT_FILE / KUBE_NATS_KEY_FILE: TLS to nats-server and this service's NATS identity. */
+  natsTls?: RegistrationNatsTls;
   /** PEM of the CA that signed the serving certificate, announced as the caBundle over NATS. */
   servingCAPem?: string;
   /**
@@ -53,6 +56,19 @@ export function etcdTlsFromEnv(e: Readonly<Record<string, string | undefined>> =
 }
 
 /**
+ * TLS to nats-server: KUBE_NATS_CA_FILE (its CA) and KUBE_NATS_CERT_FILE / KUBE_NATS_KEY_FILE (this service's
+ * client certificate, its NATS identity). Refuses half a client certificate or an unreadable file at start,
+ * rather than reconnecting forever with a configuration that can never work.
+ */
+export function natsTlsFromEnv(e: Readonly<Record<string, string | undefined>> = process.env): RegistrationNatsTls | undefined {
+  const [caFile, certFile, keyFile] = [e.KUBE_NATS_CA_FILE, e.KUBE_NATS_CERT_FILE, e.KUBE_NATS_KEY_FILE].map((f) => f || undefined);
+  if (!caFile && !certFile && !keyFile) return undefined;
+  if (!certFile !== !keyFile) throw new Error('KUBE_NATS_CERT_FILE and KUBE_NATS_KEY_FILE must be set together');
+  for (const file of [caFile, certFile, keyFile]) if (file) readFileSync(file); // fail now on a missing or unreadable file
+  return { caFile, certFile, keyFile };
+}
+
+/**
  * kube's --service-account-key-file (KUBE_SERVICE_ACCOUNT_KEY_FILE: keys that verify tokens, public or private),
  * --service-account-signing-key-file (KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: the key that signs them; also the
  * verification key when no key file is given, as kube completes it), --service-account-issuer
@@ -73,6 +89,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
     etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
     etcdTls: etcdTlsFromEnv(),
     natsUrl: process.env.KUBE_NATS_URL || undefined,
+    natsTls: natsTlsFromEnv(),
     servingCAPem: readOptional(process.env.KUBE_SERVING_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE),
     server: {
       component,

@@ -33,9 +33,9 @@ export interface RegistrationTransportOptions {
   readonly tls?: RegistrationNatsTls;
 }
 
-/** PEM files: caFile verifies nats-server; certFile/keyFile are the client certificate nats-server maps to a user. */
+/** PEM files: caFile verifies nats-server (default: the system's CAs); certFile/keyFile are the client certificate nats-server maps to a user. */
 export interface RegistrationNatsTls {
-  readonly caFile: string;
+  readonly caFile?: string;
   readonly certFile?: string;
   readonly keyFile?: string;
 }
@@ -180,6 +180,7 @@ export class RegistrationBus {
     this.client = new RegistrationNatsClient(options);
     this.server = new RegistrationNatsServer(options);
     this.logger = options.logger ?? new Logger('Registration');
+    if (!options.tls) this.logger.warn('registration over NATS without TLS client certificates: whoever reaches nats-server can announce (docs/registration.md, threat model)');
     this.unfollow.push(followConnection(this.client.status, (up) => this.set('client', up)));
     this.unfollow.push(followConnection(this.server.status, (up) => this.serverConnection(up)));
   }
