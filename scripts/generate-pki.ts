@@ -1,10 +1,13 @@
 /**
- * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
+ * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--nats-san NAME]… [--nats-config PATH] [--kubeconfig PATH --server URL] [--owner UID:GID]`
  *
  * The one-shot PKI step of docker-compose.yml (the `pki` service): creates or completes the same PKI that
  * `npm start` uses (libs/pki `ensurePki`: cluster CA, front-proxy CA, serving, admin and front-proxy client
- * certificates) in <dir>, adding each --san to the serving certificate (the containers reach each other by
- * service name), and optionally writes an admin kubeconfig for the host's kubectl.
+ * certificates; the NATS CA, nats-server's certificate and one NATS client certificate per control-plane
+ * service) in <dir>, adding each --san to the serving certificate (the containers reach each other by
+ * service name) and each --nats-san to nats-server's, optionally writes nats-server's configuration (TLS,
+ * a user per client certificate with its registration permissions) to --nats-config, and optionally writes an
+ * admin kubeconfig for the host's kubectl.
  *
  * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
  * reissues what is missing or lacks a requested SAN.
@@ -14,16 +17,19 @@
  *  - the kubeconfig is handed to the owner of the folder it is written into, so the host user who created
  *    ./.local/compose can read it.
  */
-import { chown, readdir, readFile, stat } from 'node:fs/promises';
+import { chown, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePki, writeKubeconfig } from '@kube/pki';
+import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 
-const USAGE = 'usage: generate-pki <dir> [--san NAME]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+const USAGE = 'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
   readonly sans: string[];
+  readonly natsSans: string[];
+  readonly natsConfig?: string;
   readonly kubeconfig?: string;
   readonly server?: string;
   readonly owner?: { uid: number; gid: number };
@@ -35,6 +41,8 @@ function parseOptions(argv: string[]): Options {
     allowPositionals: true,
     options: {
       san: { type: 'string', multiple: true, default: [] },
+      'nats-san': { type: 'string', multiple: true, default: [] },
+      'nats-config': { type: 'string' },
       kubeconfig: { type: 'string' },
       server: { type: 'string' },
       owner: { type: 'string' },
@@ -51,6 +59,8 @@ function parseOptions(argv: string[]): Options {
   return {
     dir: resolve(positionals[0]),
     sans: values.san ?? [],
+    natsSans: values['nats-san'] ?? [],
+    natsConfig: values['nats-config'] ? resolve(values['nats-config']) : undefined,
     kubeconfig: values.kubeconfig ? resolve(values.kubeconfig) : undefined,
     server: values.server,
     owner: values.owner ? parseOwner(values.owner) : undefined,
@@ -67,8 +77,14 @@ const isRoot = (): boolean => process.getuid?.() === 0;
 
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
-  const pki = await ensurePki(opts.dir, { extraSans: opts.sans });
-  console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates`);
+  const natsClients = CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name);
+  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans });
+  console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates, NATS certificates (${natsClients.join(', ')})`);
+  if (opts.natsConfig) {
+    const tls = { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert };
+    await writeFile(opts.natsConfig, natsServerConfig({ tls, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES }), { mode: 0o600 });
+    console.log(`[pki] wrote ${opts.natsConfig} (nats-server: TLS, one user per client certificate)`);
+  }
 
   if (opts.owner && isRoot()) {
     const files = await readdir(opts.dir);

@@ -7,7 +7,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { pkiPaths } from '@kube/pki';
+import { natsClientPaths, pkiPaths } from '@kube/pki';
+import { CONTROL_PLANE_REGISTRATION_IDENTITIES } from '@kube/registration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { read, ROOT, sourceEnvNames } from './deploy.helpers';
@@ -97,6 +98,17 @@ describe('docker-compose.yml', () => {
     const nats = compose.services.nats.command ?? [];
     expect(nats).toContain('-js');
     expect(nats.join(' ')).toMatch(/-m 8222\b/);
+  });
+
+  it('runs NATS with TLS and per-service users (the pki service writes its configuration), and gives each control-plane service its own NATS certificate', () => {
+    expect((compose.services.nats.command ?? []).join(' ')).toMatch(/-c \/pki\/nats\.conf\b/);
+    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--nats-config=/pki/nats.conf', '--nats-san=nats']));
+    expect(Object.keys(compose.services.nats.depends_on ?? {})).toContain('pki');
+    for (const name of ['core-api', 'extensions', 'aggregator']) {
+      const e = env(compose.services[name]);
+      expect(e.KUBE_NATS_CA_FILE, name).toBe('/pki/nats-ca.crt');
+      expect([e.KUBE_NATS_CERT_FILE, e.KUBE_NATS_KEY_FILE], name).toEqual([`/pki/nats-client-${name}.crt`, `/pki/nats-client-${name}.key`]);
+    }
   });
 
   it('probes every API service on its own /readyz over HTTPS with the admin client certificate', () => {
@@ -192,6 +204,9 @@ describe('docker-compose.yml', () => {
 
   it('mounts the PKI volume wherever a /pki file is named, and names only files ensurePki creates', () => {
     const files = new Set(Object.values(pkiPaths('/pki')).filter((p) => p !== '/pki').map((p) => basename(p)));
+    // The NATS client certificates ensurePki issues for the control plane, and the pki service's nats.conf.
+    for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) for (const p of Object.values(natsClientPaths({ dir: '/pki' }, name))) files.add(basename(p));
+    for (const arg of compose.services.pki.command ?? []) if (arg.startsWith('--nats-config=/pki/')) files.add(basename(arg));
     for (const [name, s] of Object.entries(compose.services)) {
       const text = JSON.stringify([s.environment, s.healthcheck, name === 'pki' ? [] : s.command]);
       const named = [...text.matchAll(/\/pki\/([\w.-]+)/g)].map((m) => m[1]);

@@ -54,6 +54,24 @@ describe('generate-pki', () => {
     expect(new X509Certificate(await readFile(join(pki, 'apiserver.crt'))).fingerprint256).toBe(serving.fingerprint256);
   });
 
+  it('issues the NATS certificates and writes nats-server\'s configuration with one user per service', async () => {
+    const conf = join(dir, 'nats.conf');
+    const r = await run(GENERATE_PKI, [pki, '--nats-san=nats', `--nats-config=${conf}`]);
+    expect(r.code).toBe(0);
+    expect(new X509Certificate(await readFile(join(pki, 'nats-server.crt'))).checkHost('nats')).toBe('nats');
+    const natsCa = new X509Certificate(await readFile(join(pki, 'nats-ca.crt')));
+    for (const name of ['core-api', 'extensions', 'aggregator']) {
+      const client = new X509Certificate(await readFile(join(pki, `nats-client-${name}.crt`)));
+      expect(client.subject).toBe(`CN=${name}`);
+      expect(client.verify(natsCa.publicKey)).toBe(true);
+      expect((await stat(join(pki, `nats-client-${name}.key`))).mode & 0o777).toBe(0o600);
+    }
+    expect((await stat(conf)).mode & 0o777).toBe(0o600);
+    const config = JSON.parse(await readFile(conf, 'utf8'));
+    expect(config.tls).toMatchObject({ ca_file: join(pki, 'nats-ca.crt'), verify_and_map: true });
+    expect(config.authorization.users.map((u: { user: string }) => u.user)).toEqual(['CN=core-api', 'CN=extensions', 'CN=aggregator']);
+  });
+
   it('refuses incomplete arguments', async () => {
     expect((await run(GENERATE_PKI, [])).code).toBe(1);
     const r = await run(GENERATE_PKI, [pki, `--kubeconfig=${kubeconfig}`]);
