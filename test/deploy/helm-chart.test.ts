@@ -13,8 +13,9 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { AuditPolicyChecker, parseAuditPolicy } from '@kube/apiserver';
-import { locateHelm, tempDir } from '@kube/testing';
-import { startStack } from '@test/support';
+import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
+import { locateHelm, startNats, tempDir } from '@kube/testing';
+import { startStack, until } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
 
 const chartFile = (path: string): string => readFileSync(join(CHART, path), 'utf8');
@@ -327,6 +328,63 @@ describe('helm lint and helm template', () => {
     }
     const off = spawnSync(helm, ['template', 'kts', CHART, '--set', 'networkPolicy.enabled=false'], { encoding: 'utf8' });
     expect(off.stdout).not.toContain('kind: NetworkPolicy');
+  });
+
+  it('runs NATS with TLS and one user per service certificate: a real nats-server on the rendered configuration and Secrets', async () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=generate'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Obj = { kind: string; metadata: { name: string }; data?: Record<string, string> };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const secret = (name: string): Record<string, string> => {
+      const data = docs.find((d) => d.kind === 'Secret' && d.metadata.name === `kts-kube-ts-${name}`)?.data ?? {};
+      return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    };
+    const dir = tempDir('helm-nats');
+    const files = (name: string): { ca: string; cert: string; key: string } => {
+      const s = secret(name);
+      const paths = { ca: join(dir, `${name}-ca.crt`), cert: join(dir, `${name}.crt`), key: join(dir, `${name}.key`) };
+      writeFileSync(paths.ca, s['ca.crt']);
+      writeFileSync(paths.cert, s['tls.crt']);
+      writeFileSync(paths.key, s['tls.key'], { mode: 0o600 });
+      return paths;
+    };
+    const server = files('nats-server');
+    const configMap = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-nats-config');
+    const config = JSON.parse(configMap?.data?.['nats.conf'] ?? '{}');
+    // The same users and permissions as libs/registration writes for npm start and compose.
+    const expected = JSON.parse(natsServerConfig({ tls: { certFile: '', keyFile: '', caFile: '' }, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES }));
+    const byUser = (users: Array<{ user: string }>): Array<{ user: string }> => [...users].sort((a, b) => a.user.localeCompare(b.user));
+    expect(byUser(config.authorization.users)).toEqual(byUser(expected.authorization.users));
+    config.tls = { ...config.tls, cert_file: server.cert, key_file: server.key, ca_file: server.ca };
+    const conf = join(dir, 'nats.conf');
+    writeFileSync(conf, JSON.stringify(config));
+    const nats = await startNats({ extraArgs: ['-c', conf] });
+    try {
+      const { connect } = await import('nats');
+      await expect(connect({ servers: nats.url, reconnect: false, tls: { caFile: server.ca } })).rejects.toThrow();
+      const core = files('nats-client-core-api');
+      const nc = await connect({ servers: nats.url, reconnect: false, tls: { caFile: core.ca, certFile: core.cert, keyFile: core.key } });
+      const errors: string[] = [];
+      void (async () => {
+        for await (const status of nc.status()) if (status.type === 'error') errors.push(String(status.data));
+      })();
+      nc.publish('kube.registration.v1.announce.core-api', '{}');
+      await nc.flush();
+      expect(errors).toEqual([]);
+      nc.publish('kube.registration.v1.announce.extensions', '{}');
+      await nc.flush();
+      expect(await until(async () => errors.some((e) => /PERMISSIONS_VIOLATION/.test(e)), 10_000)).toBe(true);
+      await nc.close();
+    } finally {
+      await nats.stop();
+    }
+    // Several servers: routes over TLS, verified by the NATS CA.
+    const clustered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'nats.bundled.replicas=3'], { encoding: 'utf8' });
+    expect(clustered.status, clustered.stderr).toBe(0);
+    const clusteredConfig = parseAllDocuments(clustered.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-nats-config');
+    const cluster = JSON.parse(clusteredConfig?.data?.['nats.conf'] ?? '{}').cluster;
+    expect(cluster.tls).toMatchObject({ verify: true, ca_file: '/etc/nats/tls/ca.crt' });
+    expect(cluster.routes).toHaveLength(3);
   });
 
   it('refuses an aggregatedApiservers entry that misses what the templates need', () => {

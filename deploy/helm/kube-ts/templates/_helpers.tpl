@@ -122,6 +122,52 @@ default/wardle-server → wardle-server.default.svc), each aggregatedApiservers 
 {{- end }}
 {{- end }}
 
+{{/*
+The control plane's NATS identities (libs/registration CONTROL_PLANE_REGISTRATION_IDENTITIES): each gets a
+client certificate of the NATS CA (CN=<name>, Secret <fullname>-nats-client-<name>), which nats-server maps to
+a user with its registration permissions (docs/registration.md, threat model). JSON {"<name>": "<role>"}.
+*/}}
+{{- define "kube-ts.natsIdentities" -}}
+{{- dict "core-api" "announcer" "extensions" "announcer" "aggregator" "registry" | toJson }}
+{{- end }}
+
+{{/* The DNS names of nats-server's certificate: its Services, and each server's route address. */}}
+{{- define "kube-ts.natsDnsNames" -}}
+{{- $name := include "kube-ts.componentName" (dict "root" . "component" "nats") }}
+{{- $ns := .Release.Namespace }}
+{{- list $name (printf "%s.%s" $name $ns) (printf "%s.%s.svc" $name $ns) (printf "%s.%s.svc.%s" $name $ns .Values.clusterDomain) (printf "*.%s-headless.%s.svc.%s" $name $ns .Values.clusterDomain) "localhost" | toJson }}
+{{- end }}
+
+{{/*
+nats-server's configuration (JSON, as libs/registration natsServerConfig writes it): TLS with client
+certificates of the NATS CA mapped to users (verify_and_map), each allowed only its registration subjects;
+with several servers, routes over TLS verified by the same CA.
+*/}}
+{{- define "kube-ts.natsConfig" -}}
+{{- $users := list }}
+{{- range $identity, $role := include "kube-ts.natsIdentities" . | fromJson }}
+{{- $publish := list (printf "kube.registration.v1.announce.%s" $identity) (printf "kube.registration.v1.withdraw.%s" $identity) }}
+{{- $subscribe := list "kube.registration.v1.resync" }}
+{{- if eq $role "registry" }}
+{{- $publish = list "kube.registration.v1.resync" }}
+{{- $subscribe = list "kube.registration.v1.announce.*" "kube.registration.v1.withdraw.*" }}
+{{- end }}
+{{- $users = append $users (dict "user" (printf "CN=%s" $identity) "permissions" (dict "publish" (dict "allow" $publish) "subscribe" (dict "allow" $subscribe))) }}
+{{- end }}
+{{- $tls := dict "cert_file" "/etc/nats/tls/tls.crt" "key_file" "/etc/nats/tls/tls.key" "ca_file" "/etc/nats/tls/ca.crt" }}
+{{- $config := dict "tls" (merge (dict "verify_and_map" true) $tls) "authorization" (dict "users" $users) }}
+{{- $v := .Values.nats.bundled }}
+{{- if gt (int $v.replicas) 1 }}
+{{- $name := include "kube-ts.componentName" (dict "root" . "component" "nats") }}
+{{- $routes := list }}
+{{- range $i := until (int $v.replicas) }}
+{{- $routes = append $routes (printf "nats://%s-%d.%s-headless.%s.svc.%s:6222" $name $i $name $.Release.Namespace $.Values.clusterDomain) }}
+{{- end }}
+{{- $_ := set $config "cluster" (dict "name" $name "listen" "0.0.0.0:6222" "routes" $routes "tls" (merge (dict "verify" true) $tls)) }}
+{{- end }}
+{{- $config | toPrettyJson }}
+{{- end }}
+
 {{/* Whether the <fullname>-tokens Secret (static bearer tokens) exists: "true" or "". */}}
 {{- define "kube-ts.tokensEnabled" -}}
 {{- if or .Values.auth.adminToken.enabled .Values.metrics.serviceMonitor.enabled }}true{{ end }}
@@ -158,6 +204,15 @@ Takes the component dict; `values` must have `port`.
 - name: KUBE_TOKEN_AUTH_FILE
   value: /etc/kube-ts/tokens/tokens.csv
 {{- end }}
+{{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
+{{- /* Its NATS identity: the client certificate nats-server maps to its registration permissions. */}}
+- name: KUBE_NATS_CA_FILE
+  value: /etc/kube-ts/nats/ca.crt
+- name: KUBE_NATS_CERT_FILE
+  value: /etc/kube-ts/nats/tls.crt
+- name: KUBE_NATS_KEY_FILE
+  value: /etc/kube-ts/nats/tls.key
+{{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
 {{- /* Service-account tokens: core-api signs them, it and the front door verify them. */}}
 - name: KUBE_SERVICE_ACCOUNT_KEY_FILE
@@ -189,6 +244,11 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
       - key: tokens.csv
         path: tokens.csv
 {{- end }}
+{{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
+- name: nats-client
+  secret:
+    secretName: {{ include "kube-ts.fullname" .root }}-nats-client-{{ .component }}
+{{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
 - name: service-account-key
   secret:
@@ -208,6 +268,11 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
 {{- if include "kube-ts.tokensEnabled" .root }}
 - name: tokens
   mountPath: /etc/kube-ts/tokens
+  readOnly: true
+{{- end }}
+{{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
+- name: nats-client
+  mountPath: /etc/kube-ts/nats
   readOnly: true
 {{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
@@ -296,7 +361,8 @@ pki.mode=generate: computes every CA and certificate ONCE per render and caches 
 Kept across upgrades: an existing CA Secret is reused (buildCustomCert); an existing leaf Secret is reused
 when its CA was reused and its subject/SANs (annotation kube-ts.io/subject-checksum) are unchanged;
 anything else is generated. `helm template` and client-side dry runs cannot look up, so they always show
-fresh material. Entries: ca, front-proxy-ca, <component>-serving, front-proxy-client → {cert, key, ca, checksum}.
+fresh material. Entries: ca, front-proxy-ca, nats-ca, <component>-serving, front-proxy-client, nats-server,
+nats-client-<identity> → {cert, key, ca, checksum}.
 */}}
 {{- define "kube-ts.pki.generated" -}}
 {{- $root := . }}
@@ -305,7 +371,7 @@ fresh material. Entries: ca, front-proxy-ca, <component>-serving, front-proxy-cl
 {{- $ns := $root.Release.Namespace }}
 {{- $pki := dict }}
 {{- $cas := dict }}
-{{- range $caName := list "ca" "front-proxy-ca" }}
+{{- range $caName := list "ca" "front-proxy-ca" "nats-ca" }}
 {{- $existing := lookup "v1" "Secret" $ns (printf "%s-%s" $fullname $caName) }}
 {{- $crt := dig "data" "tls.crt" "" $existing }}
 {{- $key := dig "data" "tls.key" "" $existing }}
@@ -330,6 +396,10 @@ fresh material. Entries: ca, front-proxy-ca, <component>-serving, front-proxy-cl
 {{- $leaves = append $leaves (dict "name" (printf "%s-serving" $component) "cn" (printf "system:kube-ts:%s" $component) "ca" "ca" "dns" $sans.dns "ips" $sans.ips) }}
 {{- end }}
 {{- $leaves = append $leaves (dict "name" "front-proxy-client" "cn" "front-proxy-client" "ca" "front-proxy-ca" "dns" (list) "ips" (list)) }}
+{{- $leaves = append $leaves (dict "name" "nats-server" "cn" "nats-server" "ca" "nats-ca" "dns" (include "kube-ts.natsDnsNames" $root | fromJsonArray) "ips" (list "127.0.0.1")) }}
+{{- range $identity, $_ := include "kube-ts.natsIdentities" $root | fromJson }}
+{{- $leaves = append $leaves (dict "name" (printf "nats-client-%s" $identity) "cn" $identity "ca" "nats-ca" "dns" (list) "ips" (list)) }}
+{{- end }}
 {{- range $leaf := $leaves }}
 {{- $checksum := printf "%s|%s|%s" $leaf.cn (join "," $leaf.dns) (join "," $leaf.ips) | sha256sum }}
 {{- $caEntry := index $cas $leaf.ca }}
@@ -367,7 +437,7 @@ metadata:
     {{- if $e.checksum }}
     kube-ts.io/subject-checksum: {{ $e.checksum }}
     {{- end }}
-    {{- if or (eq .entry "ca") (eq .entry "front-proxy-ca") }}
+    {{- if has .entry (list "ca" "front-proxy-ca" "nats-ca") }}
     # CAs survive `helm uninstall`: a reinstall then reuses them and clients' trust stays valid.
     helm.sh/resource-policy: keep
     {{- end }}
