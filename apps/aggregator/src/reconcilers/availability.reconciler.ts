@@ -3,7 +3,6 @@ import { Gauge, Counter, register } from 'prom-client';
 import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { GenericApiServer, HealthChecks, nowTimestamp, resolveServiceEndpoint, type ObjectReader, type RequestContext, type ServiceReference } from '@kube/apiserver';
 import { Controller, SharedInformerFactory, metaNamespaceKey, type Lister, type ReconcileResult, type SharedIndexInformer } from '@kube/client';
-import { LeaderElection } from '@kube/storage';
 import { AggregatorEvents, type RemoteTarget } from '../aggregator.events';
 import { backendGet } from '../proxy/backend.get';
 import { BackendAgents, type BackendTarget } from '../proxy/backend.target';
@@ -48,8 +47,8 @@ function reader(lister: Lister): ObjectReader {
 
 /**
  * kube's availability controller for APIServices with spec.service: Service → port → ready endpoints →
- * discovery check of /apis/<g>/<v>; the verdict goes into status (only when it changes, by the elected
- * replica), into the routing table (requests to an unavailable group/version get 503) and into the metrics.
+ * discovery check of /apis/<g>/<v>; the verdict goes into status (only when it changes, by every replica, as
+ * in kube), into the routing table (requests to an unavailable group/version get 503) and into the metrics.
  * A queue of APIService names fed by the APIService, Service and Endpoints informers; every APIService is
  * re-checked every RESYNC_MS, an unavailable one after RETRY_UNAVAILABLE_MS. Changes of the reachable remote
  * backends are published on the AggregatorEvents bus.
@@ -68,7 +67,6 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   constructor(
     @Inject(RoutingTable) private readonly routes: RoutingTable,
     @Inject(BackendAgents) private readonly agents: BackendAgents,
-    @Inject(LeaderElection) private readonly election: LeaderElection,
     @Inject(GenericApiServer) private readonly local: GenericApiServer,
     @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
     @Inject(HealthChecks) private readonly health: HealthChecks,
@@ -89,9 +87,6 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     // A Service or its Endpoints changed: re-check the APIServices that point at it.
     const byService = (o: KubeObject): void => this.apiServices.lister.byIndex(BY_SERVICE, metaNamespaceKey(o)).forEach(enqueue);
     for (const informer of [this.services, this.endpoints]) informer.addEventHandler({ add: byService, update: (_, o) => byService(o), delete: byService });
-    election.onLeadershipChange((leader) => {
-      if (leader) this.apiServices.lister.list().forEach(enqueue);
-    });
   }
 
   onApplicationBootstrap(): void {
@@ -174,9 +169,13 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     }
   }
 
-  /** Writes the Available condition when it changed; false on a conflict (the object moved on: check again). */
+  /**
+   * Writes the Available condition when it changed; false on a conflict (the object moved on: check again).
+   * Every replica writes, leader or not, as kube's availability controller does: a replica started after a
+   * crash must correct an `Available=True` left by the previous run at once, not after the old lease expires.
+   * Replicas that agree write once (the second finds the condition unchanged).
+   */
   private async writeStatus(svc: KubeObject, v: Verdict): Promise<boolean> {
-    if (!this.election.isLeader) return true;
     const conditions = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).filter((c) => c.type !== 'Available');
     const old = ((svc.status as { conditions?: Array<Record<string, string>> } | undefined)?.conditions ?? []).find((c) => c.type === 'Available');
     if (old && old.status === v.status && old.reason === v.reason && old.message === v.message) return true;
