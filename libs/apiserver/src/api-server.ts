@@ -23,7 +23,7 @@ import type { SharedIndexInformer } from '@kube/client';
 import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
-import { storageFor } from './source.storage';
+import { storageFor, storagePrefixOf } from './source.storage';
 import { streamWatch } from './watch.stream';
 import { listOptions, queryBool, queryInt64 } from './query.params';
 import { OpenApiDocuments } from './openapi';
@@ -149,15 +149,20 @@ export class GenericApiServer {
     this.rebuildDocuments();
   }
 
-  /** Stops serving a resource (a deleted CRD version); its storage stays. */
+  /**
+   * Stops serving a resource (a deleted CRD version). Once no served version uses its storage any more, the
+   * storage's watch cache is released (it leaves the registry watch, its watches end), as kube destroys a
+   * deleted CRD's storage; the data in etcd stays.
+   */
   uninstall(group: string, version: string, plural: string): void {
     const key = `${group}/${version}`;
     const byResource = this.routes.get(key);
     if (!byResource?.delete(plural)) return;
     if (byResource.size === 0) this.routes.delete(key);
     const idx = this.definitions.findIndex((d) => d.group === group && d.version === version && d.plural === plural);
-    if (idx >= 0) this.definitions.splice(idx, 1);
+    const [removed] = idx >= 0 ? this.definitions.splice(idx, 1) : [];
     if (!this.definitions.some((d) => d.group === group && d.plural === plural)) this.handlersByResource.delete(`${group}/${plural}`);
+    if (removed && !removed.source && !this.definitions.some((d) => !d.source && storagePrefixOf(d) === storagePrefixOf(removed))) this.storage.release(storagePrefixOf(removed));
     this.rebuildDocuments();
   }
 

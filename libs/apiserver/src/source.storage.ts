@@ -63,5 +63,10 @@ export class SourceStorage implements StorageInterface {
 export function storageFor(def: ResourceDefinition, storage: Storage): StorageInterface {
   const resource = { group: def.group, resource: def.plural };
   if (def.source) return new SourceStorage(resource, def.source);
-  return storage.resource(resource, def.storagePrefix ?? (def.group === '' ? def.plural : `${def.group}/${def.plural}`));
+  return storage.resource(resource, storagePrefixOf(def));
+}
+
+/** The etcd key segment of a stored resource (every version of a resource shares it). */
+export function storagePrefixOf(def: ResourceDefinition): string {
+  return def.storagePrefix ?? (def.group === '' ? def.plural : `${def.group}/${def.plural}`);
 }

@@ -166,3 +166,40 @@ describe('Cacher (the watch cache as a decorator)', () => {
     expect(await cacher.tryGet('ns1', 'late', { resourceVersion: '0' })).toBeUndefined();
   });
 });
+
+describe('a stopped Cacher (its resource is no longer served)', () => {
+  // A registry watch of its own: the suite above stops the shared one.
+  let registry: RegistryWatch;
+  beforeAll(() => {
+    registry = new RegistryWatch(client);
+  });
+  afterAll(() => registry.stop());
+
+  it('leaves the registry watch, ends its watches and reads etcd for whatever is still in flight', async () => {
+    const prefix = resourcePrefix('example.com/gizmos');
+    const inner = new CountingStorage(new EtcdStorage({ group: 'example.com', resource: 'gizmos' }, prefix, client, new LeaseManager(client)));
+    const stopping = new Cacher(inner, new WatchCache(prefix, 'gizmos', client, registry));
+    await stopping.start();
+    const before = registry.subscriberCount;
+    await stopping.create(gadget('g', 'ns1'));
+    const watch = await stopping.watch('ns1');
+    expect((await take(watch, 2)).map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+
+    stopping.stop();
+    expect(registry.subscriberCount).toBe(before - 1);
+    expect(await watch.next()).toEqual({ done: true, value: undefined });
+    inner.calls.length = 0;
+    expect(names((await stopping.list('ns1')).items)).toEqual(['g']);
+    expect(inner.calls).toEqual(['list']);
+  });
+
+  it('never subscribes when stopped before its first sync got there', async () => {
+    const prefix = resourcePrefix('example.com/widgets');
+    const cache = new WatchCache(prefix, 'widgets', client, registry);
+    const before = registry.subscriberCount;
+    const starting = cache.start();
+    cache.stop();
+    await starting;
+    expect(registry.subscriberCount).toBe(before);
+  });
+});

@@ -57,7 +57,13 @@ export class Cacher implements StorageInterface {
     return obj;
   }
 
+  /** Stops the watch cache (its resource is no longer served); reads and watches still in flight go to etcd. */
+  stop(): void {
+    this.cache.stop();
+  }
+
   async tryGet(namespace: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject | undefined> {
+    if (this.cache.isStopped) return this.storage.tryGet(namespace, name, opts);
     const rv = parseResourceVersion(opts?.resourceVersion);
     if (rv === 0) await this.cache.start();
     else if (!(await this.fresh(rv))) return this.storage.tryGet(namespace, name, opts);
@@ -65,7 +71,7 @@ export class Cacher implements StorageInterface {
   }
 
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
-    if (shouldDelegateList(opts)) return this.storage.list(namespace, opts);
+    if (shouldDelegateList(opts) || this.cache.isStopped) return this.storage.list(namespace, opts);
     const { resourceVersion: rv } = parseListOptions(opts);
     if (rv === 0) await this.cache.start();
     else if (!(await this.fresh(rv))) return this.storage.list(namespace, opts);
@@ -74,6 +80,7 @@ export class Cacher implements StorageInterface {
   }
 
   async watch(namespace: string | undefined, opts: WatchOptions = {}): Promise<WatchChannel<StorageEvent>> {
+    if (this.cache.isStopped) return this.storage.watch(namespace, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
     if (rv === 0) await this.cache.start();
     else await this.fresh(rv);

@@ -39,6 +39,11 @@ export class RegistryWatch {
     this.subscribers.add(s);
   }
 
+  /** How many watch caches follow the registry watch (each gets every event batch filtered by its prefix). */
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
   unsubscribe(s: RegistrySubscriber): void {
     this.subscribers.delete(s);
   }

@@ -43,6 +43,23 @@ export class Storage {
     return store;
   }
 
+  /**
+   * Drops the storage of a prefix that is no longer served (a deleted CRD, or one that serves no version any
+   * more): its watch cache leaves the registry watch and its watches end. A later resource() starts afresh.
+   */
+  release(storagePrefix: string): void {
+    const prefix = resourcePrefix(storagePrefix);
+    const store = this.stores.get(prefix);
+    if (!store) return;
+    this.stores.delete(prefix);
+    if (store instanceof Cacher) store.stop();
+  }
+
+  /** Storages handed out and watch caches following the registry watch (to prove churn leaves none behind). */
+  get stats(): { readonly resources: number; readonly watchCaches: number } {
+    return { resources: this.stores.size, watchCaches: this.registry.subscriberCount };
+  }
+
   /** Checks etcd answers (for /readyz); throws otherwise. */
   async ping(timeoutMs = 2000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;

@@ -42,6 +42,7 @@ export class WatchCache implements RegistrySubscriber {
   private pending: Array<{ events: RawWatchEvent[]; revision: number }> | undefined = [];
   private readonly watchers = new Set<CacheWatcher>();
   private syncing?: Promise<void>;
+  private stopped = false;
   private readonly historyCapacity: number;
   private readonly watcherCapacity: number;
 
@@ -131,6 +132,26 @@ export class WatchCache implements RegistrySubscriber {
     return this.watchers.size;
   }
 
+  /** Stopped caches answer nothing: their Cacher reads etcd instead. */
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Leaves the registry watch and ends every watch of it (kube's Cacher.Stop, when a CRD's storage is
+   * destroyed): the streams end as a server-side timeout does, and clients re-list (and find the resource gone).
+   * Frees the objects and the event window.
+   */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.registry.unsubscribe(this);
+    for (const w of [...this.watchers]) w.channel.close();
+    this.watchers.clear();
+    this.objects = new Map();
+    this.history = [];
+  }
+
   apply(events: RawWatchEvent[], revision: number): void {
     if (this.pending) {
       this.pending.push({ events, revision });
@@ -147,6 +168,7 @@ export class WatchCache implements RegistrySubscriber {
 
   private async sync(): Promise<void> {
     await this.registry.start();
+    if (this.stopped) return; // stopped while the registry watch started: never subscribe
     this.registry.subscribe(this);
     this.pending ??= [];
     for (;;) {

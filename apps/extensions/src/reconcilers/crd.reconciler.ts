@@ -103,10 +103,11 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     const name = crd.metadata.name as string;
     const defs = customResourceDefinitions(crd, this.server.storage);
     const previous = this.installed.get(name) ?? [];
+    // Install first: a version that stays keeps the resource's storage (and watch cache) alive.
+    this.server.install(defs);
     for (const old of previous) {
       if (!defs.some((d) => d.version === old.version)) this.server.uninstall(old.group, old.version, old.plural);
     }
-    this.server.install(defs);
     this.installed.set(name, defs);
   }
 
