@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { INestMicroservice } from '@nestjs/common';
 import { RegistrationRegistry, startRegistrationApp } from '@kube/registration';
-import { startNats, type NatsProcess } from '@kube/testing';
+import { tempDir } from '@kube/testing';
 import { startAggregatorReplica, startStack, type StackHarness } from '../support/core-api.harness';
+import { type SecuredNats, startSecuredNats } from '../support/secured-nats';
 
 const until = async (cond: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> => {
   const deadline = Date.now() + timeoutMs;
@@ -25,16 +26,20 @@ const CRD = {
   },
 };
 
+// On nats-server as deployments run it (TLS, one client certificate per service, the registration permissions):
+// observers listen with the aggregator's identity, the sample-apiserver announces with its own.
 describe('registration over NATS', () => {
-  let nats: NatsProcess;
+  let secured: SecuredNats;
+  let nats: SecuredNats['nats'];
   let stack: StackHarness;
   let registry: RegistrationRegistry;
   let registryApp: INestMicroservice;
 
   beforeAll(async () => {
-    nats = await startNats();
-    stack = await startStack({ natsUrl: nats.url });
-    registryApp = await startRegistrationApp({ natsUrl: nats.url, name: 'test', registry: true });
+    secured = await startSecuredNats(tempDir('registration-stack'), [{ name: 'sample-apiserver', roles: ['announcer'] }]);
+    nats = secured.nats;
+    stack = await startStack({ natsUrl: nats.url, natsTls: secured.tls, pki: secured.pki });
+    registryApp = await startRegistrationApp({ natsUrl: nats.url, tls: secured.tls('aggregator'), name: 'test', registry: true });
     registry = registryApp.get(RegistrationRegistry);
     await registry.start();
   });
@@ -75,7 +80,7 @@ describe('registration over NATS', () => {
     expect(registry.current().has('v1.nats.example.com')).toBe(true);
 
     // A registry that starts later learns the whole set at once (resync), as after an aggregator restart.
-    const lateApp = await startRegistrationApp({ natsUrl: nats.url, name: 'late', registry: true });
+    const lateApp = await startRegistrationApp({ natsUrl: nats.url, tls: secured.tls('aggregator'), name: 'late', registry: true });
     const late = lateApp.get(RegistrationRegistry);
     await late.start();
     try {
@@ -88,7 +93,7 @@ describe('registration over NATS', () => {
   });
 
   it('lets a second aggregator replica that knows its backends only from NATS serve the same APIs', async () => {
-    const replica = await startAggregatorReplica(stack, nats.url);
+    const replica = await startAggregatorReplica(stack, nats.url, secured.tls);
     try {
       expect(await until(async () => (await replica.request('GET', '/api/v1/namespaces')).status === 200)).toBe(true);
       const a = (await stack.request('GET', '/apis')).json<{ groups: Array<{ name: string }> }>().groups.map((g) => g.name);
@@ -110,7 +115,7 @@ describe('registration over NATS', () => {
       component: 'sample-apiserver',
       serviceDnsName: 'wardle-server.default.svc',
       // What runAggregatedServer does without KUBE_REGISTER_URL: no self-registration, a NATS announcement.
-      module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
+      module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls('sample-apiserver'), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
     });
     try {
       expect(await until(() => registry.current().has('v1alpha1.wardle.example.com'))).toBe(true);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { createServerApp } from '@kube/registration';
+import { createServerApp, type RegistrationNatsTls } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
 import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditPolicy, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
@@ -30,10 +30,14 @@ export interface CoreApiHarness {
   stop(): Promise<void>;
 }
 
-function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component: string, extra: Partial<ServerConfig['server']> = {}, natsUrl?: string): ServerConfig {
+/** A service's NATS identity (client certificate) on a secured nats-server (see startSecuredNats). */
+export type NatsTlsOf = (component: string) => RegistrationNatsTls;
+
+function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component: string, extra: Partial<ServerConfig['server']> = {}, natsUrl?: string, natsTls?: NatsTlsOf): ServerConfig {
   return {
     etcdEndpoints: [etcd.endpoint],
     natsUrl,
+    natsTls: natsUrl ? natsTls?.(component) : undefined,
     servingCAPem: readFileSync(pki.caCert, 'utf8'),
     server: {
       component,
@@ -125,21 +129,21 @@ export interface StackHarness extends CoreApiHarness {
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
 export async function startStack(
-  opts: { etcd?: EtcdProcess; natsUrl?: string; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string } = {},
+  opts: { etcd?: EtcdProcess; natsUrl?: string; natsTls?: NatsTlsOf; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string } = {},
 ): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { requestLog: opts.requestLog };
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats), opts.bootstrapManifests);
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
-  const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats)), { logger: ['error', 'warn'] });
+  const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls)), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
   const aggregator = await createServerApp(
     AggregatorModule.forRoot({
-      server: serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats),
+      server: serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats, opts.natsTls),
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
       backends: [
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },
@@ -186,11 +190,11 @@ async function untilReady(request: CoreApiHarness['request'], timeoutMs = 30_000
 }
 
 /** One more aggregator replica on an existing stack's etcd, PKI and backends (and NATS, when given). */
-export async function startAggregatorReplica(stack: StackHarness, natsUrl?: string): Promise<{ kubeconfig: string; request: CoreApiHarness['request']; stop(): Promise<void> }> {
+export async function startAggregatorReplica(stack: StackHarness, natsUrl?: string, natsTls?: NatsTlsOf): Promise<{ kubeconfig: string; request: CoreApiHarness['request']; stop(): Promise<void> }> {
   const ca = readFileSync(stack.pki.caCert, 'utf8');
   const app = await createServerApp(
     AggregatorModule.forRoot({
-      server: serverConfig(stack.pki, stack.etcd, await freePort(), 'aggregator', {}, natsUrl),
+      server: serverConfig(stack.pki, stack.etcd, await freePort(), 'aggregator', {}, natsUrl, natsTls),
       proxyClient: { certPem: readFileSync(stack.pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(stack.pki.frontProxyClientKey, 'utf8') },
       backends: natsUrl ? [] : [
         { name: 'core-api', url: stack.core.url, caPem: ca },
