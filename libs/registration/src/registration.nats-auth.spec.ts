@@ -12,29 +12,13 @@ import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig, registrationPe
 import { RegistrationRegistry } from './registration.registry';
 import { RegistrationSubjects, serviceSubject } from './registration.subjects';
 import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger } from './registration.types';
+import { CapturingLogger, eventually } from './registration.testing';
 import type { RegistrationNatsTls } from './registration.transport';
 
 const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n').toString('base64');
 
-class CapturingLogger implements RegistrationLogger {
-  readonly warnings: string[] = [];
-  log(): void {}
-  warn(message: string): void {
-    this.warnings.push(message);
-  }
-}
-
-async function eventually(check: () => void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
+/** Generous: nats-server reports permission violations asynchronously, and the machine may be busy. */
+const within = (check: () => void): Promise<void> => eventually(check, 10_000, 50);
 
 const announcement = (service: string, endpoint: string): Announcement => ({
   apiVersion: REGISTRATION_API_VERSION,
@@ -117,21 +101,21 @@ describe('registration permissions on an authenticating nats-server', () => {
     const errors = errorsOf(extensions);
     extensions.publish(serviceSubject(RegistrationSubjects.announce, 'core-api'), JSON.stringify(announcement('core-api', 'https://10.6.6.6:443')));
     await extensions.flush();
-    await eventually(() => expect(errors.some((e) => /PERMISSIONS_VIOLATION/.test(e))).toBe(true));
+    await within(() => expect(errors.some((e) => /PERMISSIONS_VIOLATION/.test(e))).toBe(true));
     extensions.publish(RegistrationSubjects.resync, JSON.stringify({ apiVersion: REGISTRATION_API_VERSION, requester: 'extensions', sentAt: new Date().toISOString() }));
     await extensions.flush();
-    await eventually(() => expect(errors.filter((e) => /PERMISSIONS_VIOLATION/.test(e)).length).toBeGreaterThanOrEqual(2));
+    await within(() => expect(errors.filter((e) => /PERMISSIONS_VIOLATION/.test(e)).length).toBeGreaterThanOrEqual(2));
 
     const eavesdropped: string[] = [];
     const sub = extensions.subscribe(RegistrationSubjects.announce, { callback: (err, msg) => eavesdropped.push(err ? `error: ${err.message}` : msg.subject) });
     await extensions.flush();
-    await eventually(() => expect(sub.isClosed()).toBe(true));
+    await within(() => expect(sub.isClosed()).toBe(true));
     expect(eavesdropped.every((e) => e.startsWith('error:'))).toBe(true);
 
     // Its own subject is allowed, but the registry drops an announcement that claims another service.
     extensions.publish(serviceSubject(RegistrationSubjects.announce, 'extensions'), JSON.stringify(announcement('core-api', 'https://10.6.6.6:443')));
     await extensions.flush();
-    await eventually(() => expect(logger.warnings.some((w) => /claims service "core-api" but was sent as "extensions"/.test(w))).toBe(true));
+    await within(() => expect(logger.warnings.some((w) => /claims service "core-api" but was sent as "extensions"/.test(w))).toBe(true));
     expect(registry.current().size).toBe(0);
   });
 
@@ -142,8 +126,8 @@ describe('registration permissions on an authenticating nats-server', () => {
     cleanups.push(() => announcer.close());
     await announcer.start();
     announcer.announce([{ group: '', version: 'v1' }]);
-    await eventually(() => expect(registry.current().get('v1.')?.endpoints.map((e) => [e.service, e.endpoint])).toEqual([['core-api', 'https://127.0.0.1:6444']]));
+    await within(() => expect(registry.current().get('v1.')?.endpoints.map((e) => [e.service, e.endpoint])).toEqual([['core-api', 'https://127.0.0.1:6444']]));
     await announcer.close();
-    await eventually(() => expect(registry.current().size).toBe(0));
+    await within(() => expect(registry.current().size).toBe(0));
   });
 });

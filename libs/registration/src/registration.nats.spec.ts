@@ -10,31 +10,11 @@ import { registrationMessagesDropped } from './registration.metrics';
 import { RegistrationRegistry } from './registration.registry';
 import { RegistrationSubjects, serviceSubject } from './registration.subjects';
 import { type Announcement, REGISTRATION_API_VERSION, type RegistrationLogger } from './registration.types';
+import { CapturingLogger, eventually } from './registration.testing';
 
 const caBundle = Buffer.from('-----BEGIN CERTIFICATE-----\nMIIBtest\n-----END CERTIFICATE-----\n').toString('base64');
 const CORE = { group: '', version: 'v1' };
 const COORDINATION = { group: 'coordination.k8s.io', version: 'v1' };
-
-/** Collects warnings instead of printing them, so tests can check that a reason was logged. */
-class CapturingLogger implements RegistrationLogger {
-  readonly warnings: string[] = [];
-  log(): void {}
-  warn(message: string): void {
-    this.warnings.push(message);
-  }
-}
-
-async function eventually(check: () => void, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return check();
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
