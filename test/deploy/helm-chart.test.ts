@@ -378,12 +378,12 @@ describe('helm lint and helm template', () => {
     } finally {
       await nats.stop();
     }
-    // Several servers: routes over TLS, verified by the NATS CA.
+    // Several servers: routes over TLS, only from certificates of the NATS CA that name a route host.
     const clustered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'nats.bundled.replicas=3'], { encoding: 'utf8' });
     expect(clustered.status, clustered.stderr).toBe(0);
     const clusteredConfig = parseAllDocuments(clustered.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-nats-config');
     const cluster = JSON.parse(clusteredConfig?.data?.['nats.conf'] ?? '{}').cluster;
-    expect(cluster.tls).toMatchObject({ verify: true, ca_file: '/etc/nats/tls/ca.crt' });
+    expect(cluster.tls).toMatchObject({ verify_cert_and_check_known_urls: true, ca_file: '/etc/nats/tls/ca.crt' });
     expect(cluster.routes).toHaveLength(3);
   });
 

@@ -141,7 +141,8 @@ a user with its registration permissions (docs/registration.md, threat model). J
 {{/*
 nats-server's configuration (JSON, as libs/registration natsServerConfig writes it): TLS with client
 certificates of the NATS CA mapped to users (verify_and_map), each allowed only its registration subjects;
-with several servers, routes over TLS verified by the same CA.
+with several servers, routes over TLS whose peer certificate must be of the NATS CA and name a configured
+route host (verify_cert_and_check_known_urls): a service's client certificate cannot join as a route.
 */}}
 {{- define "kube-ts.natsConfig" -}}
 {{- $users := list }}
@@ -163,7 +164,7 @@ with several servers, routes over TLS verified by the same CA.
 {{- range $i := until (int $v.replicas) }}
 {{- $routes = append $routes (printf "nats://%s-%d.%s-headless.%s.svc.%s:6222" $name $i $name $.Release.Namespace $.Values.clusterDomain) }}
 {{- end }}
-{{- $_ := set $config "cluster" (dict "name" $name "listen" "0.0.0.0:6222" "routes" $routes "tls" (merge (dict "verify" true) $tls)) }}
+{{- $_ := set $config "cluster" (dict "name" $name "listen" "0.0.0.0:6222" "routes" $routes "tls" (merge (dict "verify_cert_and_check_known_urls" true) $tls)) }}
 {{- end }}
 {{- $config | toPrettyJson }}
 {{- end }}
