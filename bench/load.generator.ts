@@ -1,4 +1,5 @@
 import { Agent, request } from 'node:https';
+import { readFileSync } from 'node:fs';
 
 export interface TlsClient {
   ca: Buffer;
@@ -70,4 +71,22 @@ export async function runLoad(concurrency: number, seconds: number, next: (i: nu
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   latencies.sort((a, b) => a - b);
   return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
+}
+
+/** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. Clock ticks are 10 ms. */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** `load` measured together with the CPU the server process `pid` spent per request during it. */
+export async function withServerCpu(pid: number | undefined, load: () => Promise<LoadResult>): Promise<LoadResult & { cpuUsPerRequest: number }> {
+  const before = cpuMs(pid);
+  const result = await load();
+  return { ...result, cpuUsPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests) };
 }

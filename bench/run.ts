@@ -17,19 +17,37 @@ import { Etcd3 } from 'etcd3';
 import { ensurePki, issueCertificate, loadCertificateAuthority } from '@kube/pki';
 import { startStubAggregatedServer } from './aggregated.stub';
 import { benchPriorityAndFairness } from './apf.bench';
+import { crd, fiftyFields } from './custom-resource.fixtures';
 import { benchSdk } from './sdk.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, type HttpCall, percentile, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, type HttpCall, percentile, runLoad, withServerCpu, type LoadResult, type TlsClient } from './load.generator';
 import { request } from 'node:https';
 
 const ROOT = resolve(__dirname, '..', '..');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const FIGURES = ['get', 'create', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf'] as const;
+type Figure = (typeof FIGURES)[number];
+/** `--quick`: shorter runs, for use before every submission. `--only create,cr`: only those figures. */
+const ARGS = process.argv.slice(2);
+const QUICK = ARGS.includes('--quick');
+const ONLY = ((): ReadonlySet<Figure> => {
+  const i = ARGS.indexOf('--only');
+  const list = i >= 0 ? (ARGS[i + 1] ?? '').split(',').filter(Boolean) : [...FIGURES];
+  const unknown = list.filter((f) => !(FIGURES as readonly string[]).includes(f));
+  if (unknown.length) throw new Error(`unknown figure(s) ${unknown.join(', ')}; known: ${FIGURES.join(', ')}`);
+  return new Set(list as Figure[]);
+})();
+const wanted = (f: Figure): boolean => ONLY.has(f);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 5));
+/** BENCH_PROFILE_DIR: CPU profiles of core-api and extensions (`<dir>/<server>`), read with tools/cpuprofile.summary.cjs. */
+const profileArgs = (server: string): string[] => (process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_PROFILE_DIR, server)}`] : []);
 
-function line(name: string, ours: LoadResult, base: LoadResult, target: string): string {
+function line(name: string, ours: LoadResult & { cpuUsPerRequest?: number }, base: LoadResult, target: string): string {
   const ratio = (ours.rps / base.rps) * 100;
-  return `${name.padEnd(34)} ${ours.rps.toFixed(0).padStart(7)} req/s (p50 ${ours.p50ms.toFixed(2)} ms, p99 ${ours.p99ms.toFixed(2)} ms, errors ${ours.errors})  vs baseline ${base.rps.toFixed(0).padStart(7)} req/s  → ${ratio.toFixed(0)}%  (target ${target})`;
+  // The server's CPU per request depends far less on what else runs on the machine than throughput does.
+  const cpu = ours.cpuUsPerRequest !== undefined && !Number.isNaN(ours.cpuUsPerRequest) ? `; server CPU ${ours.cpuUsPerRequest.toFixed(0)} µs/req` : '';
+  return `${name.padEnd(34)} ${ours.rps.toFixed(0).padStart(7)} req/s (p50 ${ours.p50ms.toFixed(2)} ms, p99 ${ours.p99ms.toFixed(2)} ms, errors ${ours.errors}${cpu})  vs baseline ${base.rps.toFixed(0).padStart(7)} req/s  → ${ratio.toFixed(0)}%  (target ${target})`;
 }
 
 async function waitReady(port: number, tls: TlsClient): Promise<void> {
@@ -161,28 +179,6 @@ async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient,
   many.destroy();
 }
 
-function crd(i: number): object {
-  const props: Record<string, object> = {};
-  for (let f = 0; f < 50; f++) props[`field${f}`] = f % 3 === 0 ? { type: 'integer', minimum: 0, maximum: 1000 } : f % 3 === 1 ? { type: 'string', maxLength: 64, pattern: '^[a-z0-9-]*$' } : { type: 'boolean' };
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `things${i}.crbench.example.com` },
-    spec: {
-      group: 'crbench.example.com',
-      scope: 'Namespaced',
-      names: { plural: `things${i}`, singular: `thing${i}`, kind: `Thing${i}` },
-      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: props } } } } }],
-    },
-  };
-}
-
-function fiftyFields(): Record<string, unknown> {
-  const spec: Record<string, unknown> = {};
-  for (let f = 0; f < 50; f++) spec[`field${f}`] = f % 3 === 0 ? f : f % 3 === 1 ? `value-${f}` : f % 2 === 0;
-  return spec;
-}
-
 /**
  * Authorization's cost: the same cached GET through the front door by a user RBAC allows through a RoleBinding,
  * with 1,000 other ClusterRoles and bindings in the cluster, vs system:masters (which skips RBAC).
@@ -221,7 +217,7 @@ async function benchRbac(aggPort: number, tls: TlsClient, pki: Awaited<ReturnTyp
 }
 
 /** CRD applied → first custom resource accepted (through the aggregator), CR vs configmap creates, validation cost. */
-async function benchCustomResources(apiPort: number, extPort: number, aggPort: number, tls: TlsClient): Promise<void> {
+async function benchCustomResources(apiPort: number, extPort: number, aggPort: number, tls: TlsClient, pids: { api?: number; ext?: number }): Promise<void> {
   const agent = agentFor(tls, 64);
   const delays: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -238,9 +234,18 @@ async function benchCustomResources(apiPort: number, extPort: number, aggPort: n
   delays.sort((a, b) => a - b);
   console.log(`CRD applied → first CR accepted      p50 ${percentile(delays, 50).toFixed(1)} ms, p99 ${percentile(delays, 99).toFixed(1)} ms over 20 CRDs (target p99 ≤ 100 ms)`);
   const spec = fiftyFields();
-  const crCreate = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, { method: 'POST', path: '/apis/crbench.example.com/v1/namespaces/default/things0', body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: `cr-${n}` }, spec }) })).status === 201);
-  const cmCreate = await runLoad(64, SECONDS, async (n) => (await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `cmp-${n}` }, data: { a: 'b' } }) })).status === 201);
+  const crCreate = await withServerCpu(pids.ext, () => runLoad(64, SECONDS, async (n) => (await call(agent, extPort, { method: 'POST', path: '/apis/crbench.example.com/v1/namespaces/default/things0', body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: `cr-${n}` }, spec }) })).status === 201));
+  const cmCreate = await withServerCpu(pids.api, () => runLoad(64, SECONDS, async (n) => (await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `cmp-${n}` }, data: { a: 'b' } }) })).status === 201));
   console.log(line('CREATE custom resource (50 fields)', crCreate, cmCreate, '≥ 80% of configmap creates'));
+  console.log(`  configmap CREATE of that run: p99 ${cmCreate.p99ms.toFixed(2)} ms, server CPU ${cmCreate.cpuUsPerRequest.toFixed(0)} µs/req`);
+  const schema = new CustomResourceSchema((crd(0) as { spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> } }).spec.versions[0].schema.openAPIV3Schema);
+  const obj = { apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: 'x' }, spec };
+  const rounds = 20_000;
+  for (let i = 0; i < 1000; i++) schema.validate(obj);
+  const v0 = performance.now();
+  for (let i = 0; i < rounds; i++) schema.validate(obj);
+  console.log(`validation of a 50-field object      ${(((performance.now() - v0) * 1000) / rounds).toFixed(1)} µs per object (schema, ${rounds} rounds)`);
+  if (!wanted('apply')) return agent.destroy();
   // Server-side apply of the same 50-field CR (64 objects, one per connection): unchanged (a no-op), and with one
   // field changed each time; both against CREATE of that CR.
   const applied = (name: string, changed?: number): HttpCall => ({
@@ -250,17 +255,10 @@ async function benchCustomResources(apiPort: number, extPort: number, aggPort: n
     body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name }, spec: changed === undefined ? spec : { ...spec, field0: changed } }),
   });
   for (let i = 0; i < 64; i++) await call(agent, extPort, applied(`ap-${i}`));
-  const applyNoop = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`))).status === 200);
-  const applyChange = await runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`, n % 1000))).status === 200);
+  const applyNoop = await withServerCpu(pids.ext, () => runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`))).status === 200));
+  const applyChange = await withServerCpu(pids.ext, () => runLoad(64, SECONDS, async (n) => (await call(agent, extPort, applied(`ap-${n % 64}`, n % 1000))).status === 200));
   console.log(line('APPLY CR unchanged (50 fields)', applyNoop, crCreate, 'report, vs CR CREATE'));
   console.log(line('APPLY CR one field changed', applyChange, crCreate, 'report, vs CR CREATE'));
-  const schema = new CustomResourceSchema((crd(0) as { spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> } }).spec.versions[0].schema.openAPIV3Schema);
-  const obj = { apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: 'x' }, spec };
-  const rounds = 20_000;
-  for (let i = 0; i < 1000; i++) schema.validate(obj);
-  const v0 = performance.now();
-  for (let i = 0; i < rounds; i++) schema.validate(obj);
-  console.log(`validation of a 50-field object      ${(((performance.now() - v0) * 1000) / rounds).toFixed(1)} µs per object (schema, ${rounds} rounds)`);
   agent.destroy();
 }
 
@@ -270,8 +268,7 @@ async function main(): Promise<void> {
   const pki = await ensurePki(join(dir, 'pki'));
   const tls: TlsClient = { ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey) };
   const apiPort = await freePort();
-  const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
-  const api = startChild([...profile, join(ROOT, 'dist/apps/core-api/src/main.js')], {
+  const api = startChild([...profileArgs('core-api'), join(ROOT, 'dist/apps/core-api/src/main.js')], {
     KUBE_ETCD_ENDPOINTS: etcd.endpoint,
     KUBE_SECURE_PORT: String(apiPort),
     KUBE_TLS_CERT_FILE: pki.apiserverCert,
@@ -298,48 +295,59 @@ async function main(): Promise<void> {
     console.log(`core-api ${apiPort}, baseline ${basePort}, etcd ${etcd.endpoint}; ${SECONDS}s per run on ${require('node:os').cpus().length} cores\n`);
 
     // 1. GET (a short warm-up first so neither side pays for JIT compilation)
-    await runLoad(32, 1, async () => (await call(agent, basePort, { method: 'GET', path: '/' })).status === 200);
-    await runLoad(32, 1, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200);
-    const getBase = await runLoad(32, SECONDS, async () => (await call(agent, basePort, { method: 'GET', path: '/' })).status === 200);
-    const getOurs = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200);
-    const getRv0 = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench?resourceVersion=0' })).status === 200);
-    console.log(line('GET configmap (consistent read)', getOurs, getBase, '≥ 40%'));
-    console.log(line('GET configmap (resourceVersion=0)', getRv0, getBase, '≥ 40%'));
+    if (wanted('get')) {
+      await runLoad(32, 1, async () => (await call(agent, basePort, { method: 'GET', path: '/' })).status === 200);
+      await runLoad(32, 1, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200);
+      const getBase = await runLoad(32, SECONDS, async () => (await call(agent, basePort, { method: 'GET', path: '/' })).status === 200);
+      const getOurs = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench' })).status === 200);
+      const getRv0 = await runLoad(32, SECONDS, async () => (await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/default/configmaps/bench?resourceVersion=0' })).status === 200);
+      console.log(line('GET configmap (consistent read)', getOurs, getBase, '≥ 40%'));
+      console.log(line('GET configmap (resourceVersion=0)', getRv0, getBase, '≥ 40%'));
+    }
 
     // 2. CREATE
     const raw = new Etcd3({ hosts: etcd.endpoint.replace('http://', '') });
     const value = Buffer.from(readFileSync(bodyFile));
-    const createBase = await runLoad(64, SECONDS, async (i) => {
-      const key = Buffer.from(`/registry/bench-raw/default/cm-${i}`);
-      const res = await raw.kv.txn({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [] });
-      return res.succeeded;
-    });
-    const createOurs = await runLoad(64, SECONDS, async (i) => {
-      const r = await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `create-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) });
-      return r.status === 201;
-    });
-    console.log(line('CREATE configmap', createOurs, createBase, '≥ 70%'));
+    if (wanted('create')) {
+      const createBase = await runLoad(64, SECONDS, async (i) => {
+        const key = Buffer.from(`/registry/bench-raw/default/cm-${i}`);
+        const res = await raw.kv.txn({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [] });
+        return res.succeeded;
+      });
+      const createOurs = await withServerCpu(api.pid, () =>
+        runLoad(64, SECONDS, async (i) => {
+          const r = await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `create-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) });
+          return r.status === 201;
+        }),
+      );
+      console.log(line('CREATE configmap', createOurs, createBase, '≥ 70%'));
+    }
 
     // 3. LIST of 1,000
-    await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'list' } }) });
-    for (let i = 0; i < 1000; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, (_, j) => call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/list/configmaps', body: JSON.stringify({ metadata: { name: `l-${i + j}` }, data: { key: 'value' } }) })));
+    if (wanted('list')) {
+      await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: 'list' } }) });
+      for (let i = 0; i < 1000; i += 50) {
+        await Promise.all(Array.from({ length: 50 }, (_, j) => call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/list/configmaps', body: JSON.stringify({ metadata: { name: `l-${i + j}` }, data: { key: 'value' } }) })));
+      }
+      const prefix = Buffer.from('/registry/configmaps/list/');
+      const end = Buffer.from('/registry/configmaps/list0');
+      const listBase = await runLoad(4, SECONDS, async () => (await raw.kv.range({ key: prefix, range_end: end })).kvs.length === 1000);
+      const listOurs = await runLoad(4, SECONDS, async () => JSON.parse((await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/list/configmaps' })).body).items.length === 1000);
+      console.log(line('LIST 1,000 configmaps', listOurs, listBase, 'report'));
     }
-    const prefix = Buffer.from('/registry/configmaps/list/');
-    const end = Buffer.from('/registry/configmaps/list0');
-    const listBase = await runLoad(4, SECONDS, async () => (await raw.kv.range({ key: prefix, range_end: end })).kvs.length === 1000);
-    const listOurs = await runLoad(4, SECONDS, async () => JSON.parse((await call(agent, apiPort, { method: 'GET', path: '/api/v1/namespaces/list/configmaps' })).body).items.length === 1000);
-    console.log(line('LIST 1,000 configmaps', listOurs, listBase, 'report'));
     raw.close();
     agent.destroy();
 
     // 4. 1,000 watchers, one write
-    const w = await benchWatchers(apiPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 5);
-    console.log(`WATCH fan-out to 1,000 watchers      delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries (target p99 ≤ 50 ms)`);
+    if (wanted('watch')) {
+      const w = await benchWatchers(apiPort, tls, Number(process.env.BENCH_WATCHERS ?? 1000), 5);
+      console.log(`WATCH fan-out to 1,000 watchers      delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries (target p99 ≤ 50 ms)`);
+    }
 
     // 5. extensions and the aggregator in front of core-api.
+    if (!wanted('proxy') && !wanted('cr') && !wanted('apply') && !wanted('sdk') && !wanted('apf')) return;
     const extPort = await freePort();
-    const ext = startChild([join(ROOT, 'dist/apps/extensions/src/main.js')], {
+    const ext = startChild([...profileArgs('extensions'), join(ROOT, 'dist/apps/extensions/src/main.js')], {
       KUBE_ETCD_ENDPOINTS: etcd.endpoint,
       KUBE_SECURE_PORT: String(extPort),
       KUBE_TLS_CERT_FILE: pki.apiserverCert,
@@ -367,10 +375,10 @@ async function main(): Promise<void> {
     aggregator.stdout?.resume();
     children.push(aggregator);
     await waitReady(aggPort, tls);
-    await benchAggregator(apiPort, aggPort, tls, pki);
-    await benchCustomResources(apiPort, extPort, aggPort, tls);
-    await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
-    await benchPriorityAndFairness({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, seconds: SECONDS });
+    if (wanted('proxy')) await benchAggregator(apiPort, aggPort, tls, pki);
+    if (wanted('cr') || wanted('apply')) await benchCustomResources(apiPort, extPort, aggPort, tls, { api: api.pid, ext: ext.pid });
+    if (wanted('sdk')) await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
+    if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, seconds: SECONDS });
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

@@ -5,7 +5,7 @@
 import { FieldError, isDNS1035Label, validateAnnotations, validateLabels, isDNS1123Label, type JSONSchemaProps } from '@kube/apimachinery';
 import { childPath, indexPath, keyPath } from './field-path.format';
 import { isJsonMap, type JsonMap } from './json.values';
-import { additionalPropertiesSchema, itemsSchema } from './schema.props';
+import { additionalPropertiesSchema, anyStructuralNode, itemsSchema } from './schema.props';
 
 /** schema.ParseGroupVersion's error, if any. */
 function groupVersionError(apiVersion: string): string | undefined {
@@ -61,8 +61,10 @@ function validateMetadata(path: string, meta: unknown): FieldError[] {
   return errs;
 }
 
+const isEmbedded = (s: JSONSchemaProps): boolean => !!s['x-kubernetes-embedded-resource'];
+
 function walk(path: string, x: unknown, s: JSONSchemaProps | undefined): FieldError[] {
-  if (!s) return [];
+  if (!s || !anyStructuralNode(s, isEmbedded)) return [];
   if (Array.isArray(x)) {
     const items = itemsSchema(s);
     return x.flatMap((v, i) => walk(indexPath(path, i), v, items));

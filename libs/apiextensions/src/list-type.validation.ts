@@ -5,7 +5,7 @@
 import { FieldError, type JSONSchemaProps } from '@kube/apimachinery';
 import { childPath, indexPath, keyPath } from './field-path.format';
 import { goJsonMarshal, isJsonMap, sortedKeys, type JsonMap } from './json.values';
-import { additionalPropertiesSchema, itemsSchema } from './schema.props';
+import { additionalPropertiesSchema, anyStructuralNode, itemsSchema } from './schema.props';
 
 /** Stands for "key field absent" so that it is unique among real key values. */
 const UNSPECIFIED = Symbol('unspecified key');
@@ -49,6 +49,8 @@ function validateListMap(path: string, s: JSONSchemaProps, list: unknown[]): Fie
   return duplicateIndices(keys).map((i) => FieldError.duplicate(indexPath(path, i), keys[i]));
 }
 
+const isSetOrMap = (s: JSONSchemaProps): boolean => s['x-kubernetes-list-type'] === 'set' || s['x-kubernetes-list-type'] === 'map';
+
 function validateArray(path: string, s: JSONSchemaProps, list: unknown[]): FieldError[] {
   const errs: FieldError[] = [];
   const listType = s['x-kubernetes-list-type'];
@@ -70,7 +72,7 @@ function validateValue(path: string, s: JSONSchemaProps, x: unknown): FieldError
  * repeated element ("spec.listeners[1]: Duplicate value: {"name":"a"}").
  */
 export function validateListSetsAndMaps(obj: JsonMap, s: JSONSchemaProps | undefined, path = ''): FieldError[] {
-  if (!s) return [];
+  if (!s || !anyStructuralNode(s, isSetOrMap)) return [];
   const errs: FieldError[] = [];
   const ap = additionalPropertiesSchema(s);
   for (const [k, v] of Object.entries(obj)) {

@@ -56,7 +56,7 @@ class Result {
   merge(...others: Array<Result | undefined>): this {
     for (const o of others) {
       if (!o) continue;
-      this.add(...o.errors);
+      if (o.errors.length) this.add(...o.errors);
       this.matchCount += o.matchCount;
     }
     return this;
@@ -93,6 +93,8 @@ interface NodeInfo {
   /** The type and format the number validator range-checks with (only for a single type). */
   numberType: string;
   numberFormat: string;
+  /** The declared properties, in schema order. */
+  properties: Array<[string, JSONSchemaProps]>;
 }
 
 const infoCache = new WeakMap<JSONSchemaProps, NodeInfo>();
@@ -105,7 +107,7 @@ function nodeInfo(s: JSONSchemaProps): NodeInfo {
   const format = effectiveFormat(s.type, s.format, intOrString);
   const numberType = types.length === 1 && (types[0] === 'integer' || types[0] === 'number') ? types[0] : '';
   const numberFormat = numberType ? format : '';
-  info = { types, format, numberType, numberFormat };
+  info = { types, format, numberType, numberFormat, properties: properties(s) };
   infoCache.set(s, info);
   return info;
 }
@@ -278,6 +280,10 @@ const INT_RANGES: Record<string, [bigint, bigint]> = {
 
 /** IsValueValidAgainstRange: does the number (value or bound) fit the schema's type and format? */
 function rangeError(val: number, kind: 'int' | 'float', typeName: string, format: string, prefix: string, path: string): OpenAPIError | undefined {
+  // The common case without strings or BigInts: a safe integer is in int64's range and compares exactly.
+  if (typeName === 'integer' && kind === 'int' && Number.isSafeInteger(val)) {
+    if (format !== 'int32' || (val >= -(2 ** 31) && val <= 2 ** 31 - 1)) return undefined;
+  } else if (typeName !== 'integer' && format !== 'float') return undefined;
   const rep = kind === 'int' ? String(val) : formatFloatF(val);
   let ok = true;
   if (typeName === 'integer') {
@@ -389,7 +395,7 @@ function validateObject(s: JSONSchemaProps, path: string, data: Record<string, u
   } else if (typeof s.additionalProperties === 'object' && s.additionalProperties !== null) {
     for (const k of keys) if (!has(props, k)) res.merge(validateValue(s.additionalProperties, `${path}.${k}`, data[k]));
   }
-  for (const [name, schema] of properties(s)) {
+  for (const [name, schema] of nodeInfo(s).properties) {
     if (has(data, name)) res.merge(validateValue(schema, path ? `${path}.${name}` : name, data[name]));
   }
   for (const k of s.required ?? []) if (!has(data, k)) res.add({ code: 'required', name: `${path}.${k}`, message: `${path}.${k} in ${IN} is required` });

@@ -140,3 +140,23 @@ export function forEachStructuralNode(s: JSONSchemaProps, visit: (node: JSONSche
   const ap = additionalPropertiesSchema(s);
   if (ap) forEachStructuralNode(ap, visit);
 }
+
+const subtreeAnswers = new WeakMap<(node: JSONSchemaProps) => boolean, WeakMap<JSONSchemaProps, boolean>>();
+
+/**
+ * Whether `test` holds for s or a schema reachable from it (as forEachStructuralNode walks), computed once per
+ * schema node and test: schemas in use are never changed, so a validation pass whose keyword appears nowhere in
+ * a subtree can skip the object below it.
+ */
+export function anyStructuralNode(s: JSONSchemaProps, test: (node: JSONSchemaProps) => boolean): boolean {
+  let answers = subtreeAnswers.get(test);
+  if (!answers) subtreeAnswers.set(test, (answers = new WeakMap()));
+  let answer = answers.get(s);
+  if (answer === undefined) {
+    const items = itemsSchema(s);
+    const ap = additionalPropertiesSchema(s);
+    answer = test(s) || (!!items && anyStructuralNode(items, test)) || Object.values(s.properties ?? {}).some((p) => anyStructuralNode(p, test)) || (!!ap && anyStructuralNode(ap, test));
+    answers.set(s, answer);
+  }
+  return answer;
+}
