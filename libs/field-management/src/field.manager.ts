@@ -66,8 +66,14 @@ export interface FieldManagerOptions {
   onUpdateError?: (err: Error) => void;
 }
 
+let nowCache = { second: -1, text: '' };
+
+/** The time now at second precision; formatted once per second (every write records one). */
 function nowRfc3339(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== nowCache.second) nowCache = { second, text: new Date(second * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  return nowCache.text;
 }
 
 function clone<T>(v: T): T {

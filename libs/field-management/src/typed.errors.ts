@@ -1,4 +1,5 @@
 /** typed.ValidationErrors: errors found walking a value against its type, each at a path. */
+import { pathElementString, type PathElement } from './fieldpath.path';
 import { isMapValue, type Value } from './value.order';
 
 export interface ValidationError {
@@ -25,6 +26,11 @@ export function errorf(message: string): ValidationError[] {
 export function withPrefix(errs: ValidationError[], prefix: string): ValidationError[] {
   for (const e of errs) e.path = prefix + e.path;
   return errs;
+}
+
+/** withPrefix with the path element's text, made only when there are errors (walks visit every node). */
+export function atElement(errs: ValidationError[], pe: PathElement): ValidationError[] {
+  return errs.length ? withPrefix(errs, pathElementString(pe)) : errs;
 }
 
 /** Go's `%v` of an unstructured value (map[a:1 b:x], [1 2], <nil>), used in a few error texts. */

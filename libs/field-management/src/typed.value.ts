@@ -6,7 +6,7 @@
 import { pathElementString, serializePathElement, type PathElement } from './fieldpath.path';
 import { FieldSet } from './fieldpath.set';
 import { findField, type ListType, type MapType, type ParseableType, type Scalar, type Schema, type TypeRef } from './schema.types';
-import { errorf, TypedValueError, withPrefix, type ValidationError } from './typed.errors';
+import { atElement, errorf, TypedValueError, type ValidationError } from './typed.errors';
 import { atomsEqual, deduceAtom, fieldType, handleAtom, identifyItem, listItemToPathElement, listValue, mapValue, resolveSchema, validateScalar, type AtomHandler } from './typed.helpers';
 import { isMapValue, valuesEqual, type Value } from './value.order';
 
@@ -136,7 +136,7 @@ class Validator implements AtomHandler {
         if (observed.has(k) && !this.allowDuplicates) errs.push(...errorf(`duplicate entries for key ${pathElementString(pe)}`));
         observed.add(k);
       }
-      errs.push(...withPrefix(this.validate(child, t.elementType), pathElementString(pe)));
+      errs.push(...atElement(this.validate(child, t.elementType), pe));
     }
     return errs;
   }
@@ -147,13 +147,12 @@ class Validator implements AtomHandler {
     if (!map) return [];
     const errs: ValidationError[] = [];
     for (const [key, val] of Object.entries(map)) {
-      const pe = pathElementString({ kind: 'field', name: key });
       const sf = findField(t, key);
       if (!sf && !t.elementType) {
-        errs.push(...withPrefix(errorf('field not declared in schema'), pe));
+        errs.push(...atElement(errorf('field not declared in schema'), { kind: 'field', name: key }));
         break;
       }
-      errs.push(...withPrefix(this.validate(val, sf?.type ?? t.elementType ?? {}), pe));
+      errs.push(...atElement(this.validate(val, sf?.type ?? t.elementType ?? {}), { kind: 'field', name: key }));
     }
     return errs;
   }
@@ -277,7 +276,7 @@ class MergingWalker implements AtomHandler {
       errs.push(...handleAtom(alhs, this.typeRef, copy));
       errs.push(...handleAtom(arhs, this.typeRef, this));
     }
-    return prefix ? withPrefix(errs, pathElementString(prefix)) : errs;
+    return prefix ? atElement(errs, prefix) : errs;
   }
 
   private doLeaf(): void {
@@ -447,7 +446,7 @@ class CompareWalker implements AtomHandler {
       if (this.lhs === undefined) this.comparison.added.insert(this.path);
       else if (this.rhs === undefined) this.comparison.removed.insert(this.path);
     }
-    return prefix ? withPrefix(errs, pathElementString(prefix)) : errs;
+    return prefix ? atElement(errs, prefix) : errs;
   }
 
   private doLeaf(): void {
