@@ -8,14 +8,18 @@ import { schemaRules } from './cel.compilation';
 import { validateCustomResource } from './custom-resource.validation';
 import { applyDefaults, dropNullsInNonNullable, pruneDefaults } from './schema.defaulting';
 import { pruneCustomResource } from './schema.pruning';
-import { forEachStructuralNode, validations } from './schema.props';
+import { anyStructuralNode, forEachStructuralNode, hasDefault, validations } from './schema.props';
 
 export class CustomResourceSchema {
   /** The schema with its defaults pruned (kube's PruneDefaults), used for every step. */
   readonly schema: JSONSchemaProps;
 
+  /** Whether any node declares a default: without one, defaulting changes nothing and is skipped. */
+  readonly hasDefaults: boolean;
+
   constructor(schema: JSONSchemaProps) {
     this.schema = pruneDefaults(schema);
+    this.hasDefaults = anyStructuralNode(this.schema, hasDefault);
     this.precompileRules();
   }
 
@@ -39,7 +43,7 @@ export class CustomResourceSchema {
 
   /** Applies the schema's defaults in place (on write and on read from storage). */
   default(obj: Record<string, unknown>): void {
-    applyDefaults(obj, this.schema);
+    if (this.hasDefaults) applyDefaults(obj, this.schema);
   }
 
   /** Validates obj; with old (an update) transition rules run and stored list duplicates are tolerated. */

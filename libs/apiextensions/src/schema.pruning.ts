@@ -6,7 +6,7 @@ import type { JSONSchemaProps } from '@kube/apimachinery';
 import { indexPath, keyPath, childPath } from './field-path.format';
 import { isJsonMap } from './json.values';
 import { coerceObjectMeta } from './object-meta.coercion';
-import { additionalPropertiesSchema, itemsSchema } from './schema.props';
+import { additionalPropertiesSchema, anyStructuralNode, itemsSchema } from './schema.props';
 
 const META_FIELDS = new Set(['apiVersion', 'kind', 'metadata']);
 
@@ -114,7 +114,8 @@ export function pruneCustomResource(obj: Record<string, unknown>, schema: JSONSc
   const rootMeta = coerceObjectMeta(obj);
   const pruned = pruneWithSchema(obj, schema, true);
   const embedded: string[] = [];
-  coerceEmbedded(obj, { ...schema, 'x-kubernetes-embedded-resource': false }, '', embedded);
+  // Most schemas embed no resource: the walk is skipped (the answer is computed once per schema).
+  if (anyStructuralNode(schema, isEmbedded)) coerceEmbedded(obj, { ...schema, 'x-kubernetes-embedded-resource': false }, '', embedded);
   return [...rootMeta, ...pruned, ...embedded.sort()];
 }
 

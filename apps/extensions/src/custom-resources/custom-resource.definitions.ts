@@ -96,7 +96,8 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
         strategy: {
           prune: (obj) => pipeline.prune(obj),
           default: (obj) => pipeline.default(obj),
-          decorate: (obj) => withDefaults(obj, pipeline),
+          // A schema without defaults never changes what is read back.
+          decorate: pipeline.hasDefaults ? (obj) => withDefaults(obj, pipeline) : undefined,
           validate: (obj) => pipeline.validate(obj),
           validateUpdate: (obj, old) => pipeline.validate(obj, old),
           allowCreateOnUpdate: false,
