@@ -109,6 +109,11 @@ export class FieldSet {
     insertMember(s.members, path[path.length - 1]);
   }
 
+  /** Adds one path element at this level: insert([pe]) without walking a path. */
+  insertElement(pe: PathElement): void {
+    insertMember(this.members, pe);
+  }
+
   /** The child set below pe, created when missing. */
   descend(pe: PathElement): FieldSet {
     const c = this.children;

@@ -466,6 +466,11 @@ class CompareWalker implements AtomHandler {
   }
 
   private item(pe: PathElement, tr: TypeRef, l: Value | undefined, r: Value | undefined): ValidationError[] {
+    if (l === undefined && r !== undefined) {
+      let below = this.comparison.added;
+      for (const p of this.path) below = below.descend(p);
+      return addedSubtree(this.schema, below, this.path, pe, tr, r, this.comparison);
+    }
     return new CompareWalker(this.schema, tr, [...this.path, pe], l, r, this.comparison).compare(pe);
   }
 
@@ -540,6 +545,38 @@ class CompareWalker implements AtomHandler {
     if (rhs) for (const key of Object.keys(rhs)) if (!lhs || !(key in lhs)) errs.push(...this.item({ kind: 'field', name: key }, fieldType(t, key), undefined, rhs[key]));
     return errs;
   }
+}
+
+/**
+ * What CompareWalker does for a value with nothing on the left (a new field: every node of it is added), for the
+ * common nodes without the generic walk: a scalar is added, a map is added after its entries, each inserted
+ * into `set` (the added set at `path`) rather than from the root. Anything else (lists, nulls, values whose
+ * type does not match) goes through CompareWalker, errors included.
+ */
+function addedSubtree(schema: Schema, set: FieldSet, path: PathElement[], pe: PathElement, tr: TypeRef, value: Value, comparison: Comparison): ValidationError[] {
+  const atom = schema.resolve(tr);
+  if (atom?.scalar && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
+    set.insertElement(pe);
+    return [];
+  }
+  if (atom?.map && isMapValue(value)) {
+    const map = atom.map;
+    const keys = Object.keys(value);
+    if (map.elementRelationship !== 'atomic' && keys.length > 0) {
+      const below = set.descend(pe);
+      const childPath = [...path, pe];
+      let errs: ValidationError[] = [];
+      for (const key of keys) {
+        const e = addedSubtree(schema, below, childPath, { kind: 'field', name: key }, fieldType(map, key), value[key], comparison);
+        if (e.length) errs = errs.concat(e);
+      }
+      set.insertElement(pe);
+      return atElement(errs, pe);
+    }
+    set.insertElement(pe);
+    return [];
+  }
+  return new CompareWalker(schema, tr, [...path, pe], undefined, value, comparison).compare(pe);
 }
 
 // ---- remove / extract ----
