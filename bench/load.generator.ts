@@ -90,3 +90,21 @@ export async function withServerCpu(pid: number | undefined, load: () => Promise
   const result = await load();
   return { ...result, cpuUsPerRequest: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests) };
 }
+
+/** etcd's unary gRPC calls by method (Txn, Range, …) so far, from its /metrics (grpc_server_handled_total). */
+export async function etcdCalls(endpoint: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${endpoint}/metrics`)).text();
+  const calls = new Map<string, number>();
+  for (const m of text.matchAll(/^grpc_server_handled_total\{([^}]*)\} (\S+)$/gm)) {
+    const method = /grpc_method="([^"]+)"/.exec(m[1])?.[1];
+    if (method && /grpc_type="unary"/.test(m[1])) calls.set(method, (calls.get(method) ?? 0) + Number(m[2]));
+  }
+  return calls;
+}
+
+/** etcd calls per request between two etcdCalls snapshots, e.g. "1.00 Txn, 0.00 Range". */
+export function callsPerRequest(before: Map<string, number>, after: Map<string, number>, requests: number): string {
+  return ['Txn', 'Range', 'LeaseGrant']
+    .map((m) => `${(((after.get(m) ?? 0) - (before.get(m) ?? 0)) / Math.max(1, requests)).toFixed(2)} ${m}`)
+    .join(', ');
+}

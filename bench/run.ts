@@ -8,6 +8,7 @@
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
  *  a quiet user's GETs while another floods LIST).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
+ * `--quick` runs 2 s per figure; `--only create,cr` only the named figures (FIGURES).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { benchSdk } from './sdk.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, type HttpCall, percentile, runLoad, withServerCpu, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, runLoad, withServerCpu, type LoadResult, type TlsClient } from './load.generator';
 import { request } from 'node:https';
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -217,7 +218,7 @@ async function benchRbac(aggPort: number, tls: TlsClient, pki: Awaited<ReturnTyp
 }
 
 /** CRD applied → first custom resource accepted (through the aggregator), CR vs configmap creates, validation cost. */
-async function benchCustomResources(apiPort: number, extPort: number, aggPort: number, tls: TlsClient, pids: { api?: number; ext?: number }): Promise<void> {
+async function benchCustomResources(apiPort: number, extPort: number, aggPort: number, tls: TlsClient, pids: { api?: number; ext?: number }, etcdEndpoint: string): Promise<void> {
   const agent = agentFor(tls, 64);
   const delays: number[] = [];
   for (let i = 0; i < 20; i++) {
@@ -234,10 +235,12 @@ async function benchCustomResources(apiPort: number, extPort: number, aggPort: n
   delays.sort((a, b) => a - b);
   console.log(`CRD applied → first CR accepted      p50 ${percentile(delays, 50).toFixed(1)} ms, p99 ${percentile(delays, 99).toFixed(1)} ms over 20 CRDs (target p99 ≤ 100 ms)`);
   const spec = fiftyFields();
+  const crCallsBefore = await etcdCalls(etcdEndpoint);
   const crCreate = await withServerCpu(pids.ext, () => runLoad(64, SECONDS, async (n) => (await call(agent, extPort, { method: 'POST', path: '/apis/crbench.example.com/v1/namespaces/default/things0', body: JSON.stringify({ apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: `cr-${n}` }, spec }) })).status === 201));
+  const crCalls = callsPerRequest(crCallsBefore, await etcdCalls(etcdEndpoint), crCreate.requests);
   const cmCreate = await withServerCpu(pids.api, () => runLoad(64, SECONDS, async (n) => (await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `cmp-${n}` }, data: { a: 'b' } }) })).status === 201));
   console.log(line('CREATE custom resource (50 fields)', crCreate, cmCreate, '≥ 80% of configmap creates'));
-  console.log(`  configmap CREATE of that run: p99 ${cmCreate.p99ms.toFixed(2)} ms, server CPU ${cmCreate.cpuUsPerRequest.toFixed(0)} µs/req`);
+  console.log(`  configmap CREATE of that run: p99 ${cmCreate.p99ms.toFixed(2)} ms, server CPU ${cmCreate.cpuUsPerRequest.toFixed(0)} µs/req; etcd calls per CR CREATE: ${crCalls}`);
   const schema = new CustomResourceSchema((crd(0) as { spec: { versions: Array<{ schema: { openAPIV3Schema: JSONSchemaProps } }> } }).spec.versions[0].schema.openAPIV3Schema);
   const obj = { apiVersion: 'crbench.example.com/v1', kind: 'Thing0', metadata: { name: 'x' }, spec };
   const rounds = 20_000;
@@ -314,6 +317,7 @@ async function main(): Promise<void> {
         const res = await raw.kv.txn({ compare: [{ key, target: 'Create', result: 'Equal', create_revision: 0 }], success: [{ request_put: { key, value } }], failure: [] });
         return res.succeeded;
       });
+      const callsBefore = await etcdCalls(etcd.endpoint);
       const createOurs = await withServerCpu(api.pid, () =>
         runLoad(64, SECONDS, async (i) => {
           const r = await call(agent, apiPort, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `create-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) });
@@ -321,6 +325,8 @@ async function main(): Promise<void> {
         }),
       );
       console.log(line('CREATE configmap', createOurs, createBase, '≥ 70%'));
+      // kube does one transaction per create: anything more is a round trip to remove.
+      console.log(`  etcd calls per configmap CREATE: ${callsPerRequest(callsBefore, await etcdCalls(etcd.endpoint), createOurs.requests)}`);
     }
 
     // 3. LIST of 1,000
@@ -376,7 +382,7 @@ async function main(): Promise<void> {
     children.push(aggregator);
     await waitReady(aggPort, tls);
     if (wanted('proxy')) await benchAggregator(apiPort, aggPort, tls, pki);
-    if (wanted('cr') || wanted('apply')) await benchCustomResources(apiPort, extPort, aggPort, tls, { api: api.pid, ext: ext.pid });
+    if (wanted('cr') || wanted('apply')) await benchCustomResources(apiPort, extPort, aggPort, tls, { api: api.pid, ext: ext.pid }, etcd.endpoint);
     if (wanted('sdk')) await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
     if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, seconds: SECONDS });
   } finally {
