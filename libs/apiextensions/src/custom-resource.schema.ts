@@ -5,6 +5,7 @@
  */
 import type { FieldError, JSONSchemaProps } from '@kube/apimachinery';
 import { schemaRules } from './cel.compilation';
+import { hasRules } from './cel.validation';
 import { validateCustomResource } from './custom-resource.validation';
 import { applyDefaults, dropNullsInNonNullable, pruneDefaults } from './schema.defaulting';
 import { pruneCustomResource } from './schema.pruning';
@@ -23,8 +24,9 @@ export class CustomResourceSchema {
     this.precompileRules();
   }
 
-  /** Compiles every x-kubernetes-validations rule now rather than on the first request. */
+  /** Compiles every x-kubernetes-validations rule now rather than on the first request (no CEL environment without rules). */
   private precompileRules(): void {
+    if (!hasRules(this.schema)) return;
     const rules = schemaRules(this.schema);
     forEachStructuralNode(this.schema, (node) => {
       if (validations(node).length > 0) rules.forNode(node);
