@@ -15,3 +15,4 @@ export * from './json-patch';
 export * from './strategic-merge-patch';
 export * from './protobuf';
 export * from './stable-json';
+export * from './quantity';
