@@ -17,6 +17,7 @@ export default defineConfig({
       '@kube/apiextensions': lib('apiextensions'),
       '@kube/registration': lib('registration'),
       '@kube/client': lib('client'),
+      '@kube/admission': lib('admission'),
       '@kube/authorization': lib('authorization'),
       '@kube/field-management': lib('field-management'),
       '@kube/jsonpath': lib('jsonpath'),

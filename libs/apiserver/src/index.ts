@@ -15,7 +15,7 @@ export { informerProviders, InformerFactoryLifecycle } from './informers.provide
 /** Every server process boots through it (a Nest microservice carrying the NATS registration messages). */
 export { createServerApp } from '@kube/registration';
 export * from './openapi';
-export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from './admission/namespace-lifecycle.admission';
+export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from '@kube/admission';
 export { writeStatus } from './response.writer';
 export { listOptions, parseInt64, queryBool, queryInt64, queryOptionalBool, type ListWatchOptions, type QueryValues } from './query.params';
 export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceReference, type ServiceResolution, type ServiceResolutionFailure, type ServiceStores } from './service.resolver';

@@ -171,23 +171,5 @@ export interface ResourceHooks {
 
 export type UndoFn = () => Promise<void>;
 
-export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE';
-
-export interface AdmissionAttributes {
-  operation: AdmissionOperation;
-  resource: ResourceDefinition;
-  subresource: string;
-  namespace: string;
-  name: string;
-  /** The incoming object (mutable for mutating plugins); absent on DELETE. */
-  object?: KubeObject;
-  oldObject?: KubeObject;
-  ctx: RequestContext;
-}
-
-/** Admission as kube runs it: every plugin's admit (mutating) in order, validation, then every validate. */
-export interface AdmissionPlugin {
-  name: string;
-  admit?(attrs: AdmissionAttributes): Promise<void> | void;
-  validate?(attrs: AdmissionAttributes): Promise<void> | void;
-}
+/** Admission plugins and what they see are defined by @kube/admission (the admission machinery). */
+export type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin } from '@kube/admission';

@@ -16,7 +16,7 @@ export interface WriteOptions {
 
 /** One create or update as it passes the write stages (a DELETE's graceful start is an update too). */
 export interface Write {
-  readonly operation: Exclude<AdmissionOperation, 'DELETE'>;
+  readonly operation: Extract<AdmissionOperation, 'CREATE' | 'UPDATE'>;
   readonly ctx: RequestContext;
   readonly opts: WriteOptions;
   /** The request's namespace (undefined for cluster-scoped resources). */

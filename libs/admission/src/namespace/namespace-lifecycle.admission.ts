@@ -1,5 +1,5 @@
 import { Errors, type KubeObject } from '@kube/apimachinery';
-import type { AdmissionAttributes, AdmissionPlugin } from '../resource.definition';
+import type { AdmissionAttributes, AdmissionPlugin } from '../admission.types';
 import type { GetOptions, StorageInterface } from '@kube/storage';
 
 /** Namespaces kube never lets anyone delete. */
