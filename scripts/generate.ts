@@ -51,7 +51,7 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
     exportName: 'coreV1Components',
     document: 'api__v1_openapi.json',
     roots: [
-      ...withLists(CORE, ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Endpoints', 'Event', 'Pod']),
+      ...withLists(CORE, ['Namespace', 'ConfigMap', 'Secret', 'ServiceAccount', 'Service', 'Endpoints', 'Event', 'Pod', 'ResourceQuota', 'LimitRange']),
       ...META_ROOTS,
       'io.k8s.api.autoscaling.v1.Scale',
       // What the workload groups embed, kept here once rather than in each of their modules.
@@ -59,7 +59,7 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
     ],
     withoutMeta: true,
     contents: [
-      'core/v1 Namespace, ConfigMap, Secret, ServiceAccount, Service, Endpoints, Event, Pod and their lists',
+      'core/v1 Namespace, ConfigMap, Secret, ServiceAccount, Service, Endpoints, Event, Pod, ResourceQuota, LimitRange and their lists',
       `${META_CONTENTS}, autoscaling/v1 Scale, core/v1 PodTemplateSpec and PersistentVolumeClaim (for apps/v1 and batch/v1)`,
     ],
   },
