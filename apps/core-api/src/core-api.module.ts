@@ -1,4 +1,5 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { LimitRangerAdmission, ResourceQuotaAdmission } from '@kube/admission';
 import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
@@ -12,6 +13,7 @@ import { ClusterAuthenticationTrustController } from './reconcilers/cluster-auth
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
 import { NamespaceController } from './reconcilers/namespace.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
+import { ResourceQuotaController } from './reconcilers/resourcequota.reconciler';
 import { RbacEscalationAdmission } from './resources/rbac.admission';
 
 export interface CoreApiOptions {
@@ -79,15 +81,21 @@ export class CoreApiModule {
             },
           },
           admission: {
-            inject: [NamespaceLifecycleAdmission, AUTHORIZATION],
-            useFactory: (namespaces: NamespaceLifecycleAdmission, authorization: AuthorizationSet) => [namespaces, new RbacEscalationAdmission(authorization.escalation)],
+            inject: [NamespaceLifecycleAdmission, AUTHORIZATION, Storage],
+            // kube's order: LimitRanger (mutating) early, ResourceQuota (charging usage) last.
+            useFactory: (namespaces: NamespaceLifecycleAdmission, authorization: AuthorizationSet, storage: Storage) => [
+              namespaces,
+              LimitRangerAdmission.forStorage(storage),
+              new RbacEscalationAdmission(authorization.escalation),
+              ResourceQuotaAdmission.forStorage(storage),
+            ],
           },
         }),
       ],
       providers: [
         { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
         BootstrapManifestsController,
-        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController,
+        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController, ResourceQuotaController,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ResourceQuotaAdmission } from '@kube/admission';
 import { ApiServerModule, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
 import { Storage } from '@kube/storage';
 import { customResourceDefinitionsResource } from './crd/customresourcedefinitions.resource';
@@ -23,8 +24,9 @@ export class ExtensionsModule {
           ],
           resources: [customResourceDefinitionsResource],
           admission: {
-            inject: [NamespaceLifecycleAdmission, TerminatingCustomResources],
-            useFactory: (namespaces: NamespaceLifecycleAdmission, terminating: TerminatingCustomResources) => [namespaces, terminating],
+            inject: [NamespaceLifecycleAdmission, TerminatingCustomResources, Storage],
+            // Custom resources count toward `count/<plural>.<group>` quotas; ResourceQuota runs last.
+            useFactory: (namespaces: NamespaceLifecycleAdmission, terminating: TerminatingCustomResources, storage: Storage) => [namespaces, terminating, ResourceQuotaAdmission.forStorage(storage)],
           },
         }),
       ],

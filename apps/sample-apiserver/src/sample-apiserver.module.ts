@@ -1,4 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
+import { ResourceQuotaAdmission } from '@kube/admission';
 import { AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
@@ -23,7 +24,8 @@ export interface SampleApiServerOptions extends AggregatedServerOptions {
 function admissionPlugins(storage: Storage, storageRoot?: string): AdmissionPlugin[] {
   // The same store the REST handler serves Fischers from (Storage keeps one per prefix), so lookups hit its cache.
   const fischers = storage.resource({ group: WARDLE_GROUP, resource: fischersResource.plural }, wardleStoragePrefix(fischersResource.plural, storageRoot));
-  return [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), new BanFlunderAdmission(fischers)];
+  // Flunders count toward `count/flunders.wardle.example.com` quotas; ResourceQuota runs last.
+  return [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), new BanFlunderAdmission(fischers), ResourceQuotaAdmission.forStorage(storage)];
 }
 
 /**

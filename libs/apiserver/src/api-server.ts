@@ -132,11 +132,18 @@ export class GenericApiServer {
     }, ['readyz']);
   }
 
-  /** Serves these resources (all the same storage); admission plugins run on every write of them. */
-  install(defs: ResourceDefinition[], admission: AdmissionPlugin[] = []): void {
+  /** The server's admission chain: set by the first install that names one, used by later installs (custom resources). */
+  private admission: AdmissionPlugin[] = [];
+
+  /**
+   * Serves these resources (all the same storage); admission plugins run on every write of them. Without
+   * `admission`, the server's chain applies (resources installed at run time are admitted like the rest).
+   */
+  install(defs: ResourceDefinition[], admission?: AdmissionPlugin[]): void {
+    if (admission) this.admission = admission;
     for (const def of defs) {
       checkSource(def);
-      const handler = new RestHandler(def, storageFor(def, this.storage), admission);
+      const handler = new RestHandler(def, storageFor(def, this.storage), admission ?? this.admission);
       const key = `${def.group}/${def.version}`;
       const byResource = this.routes.get(key) ?? new Map<string, RestHandler>();
       byResource.set(def.plural, handler);

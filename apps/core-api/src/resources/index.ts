@@ -5,8 +5,10 @@ import { endpointsResource } from './endpoints.resource';
 import { eventsResource } from './events.resource';
 import { eventsV1Resource } from './events-v1.resource';
 import { leasesResource } from './leases.resource';
+import { limitRangesResource } from './limitranges.resource';
 import { namespacesResource } from './namespaces.resource';
 import { podsResource } from './pods.resource';
+import { resourceQuotasResource } from './resourcequotas.resource';
 import { secretsResource } from './secrets.resource';
 import { serviceAccountsResource } from './serviceaccounts.resource';
 import { servicesResource } from './services.resource';
@@ -20,6 +22,8 @@ export const coreResources: ResourceDefinition[] = [
   endpointsResource,
   eventsResource,
   podsResource,
+  resourceQuotasResource,
+  limitRangesResource,
   leasesResource,
   eventsV1Resource,
 ];
@@ -30,8 +34,10 @@ export {
   eventsResource,
   eventsV1Resource,
   leasesResource,
+  limitRangesResource,
   namespacesResource,
   podsResource,
+  resourceQuotasResource,
   secretsResource,
   serviceAccountsResource,
   servicesResource,

@@ -1,4 +1,6 @@
 /** SetDefaults_PodSpec / SetDefaults_Container (pkg/apis/core/v1/defaults.go), for pods and pod templates alike. */
+import { canonicalizeResourceList } from '@kube/admission';
+import { Errors, QUANTITY_FORMAT_ERROR } from '@kube/apimachinery';
 import { ensureRecord, isRecord, listOf } from './validation.helpers';
 import { allContainers, type Container, type PodSpec, type PodTemplateSpec } from './pod-spec.types';
 
@@ -17,6 +19,16 @@ function defaultContainer(container: Container, hostNetwork: boolean): void {
   for (const port of listOf(container.ports)) {
     if (!port.protocol) port.protocol = 'TCP';
     if (hostNetwork && !port.hostPort && port.containerPort) port.hostPort = port.containerPort;
+  }
+  canonicalizeResources(container);
+}
+
+/** Quantities come back in canonical form (`0.5` → `500m`), as kube's decoding and encoding of a Quantity does. */
+function canonicalizeResources(container: Container): void {
+  const resources = container.resources;
+  if (!isRecord(resources)) return;
+  if (!canonicalizeResourceList(resources.limits) || !canonicalizeResourceList(resources.requests)) {
+    throw Errors.badRequest(`Pod in version "v1" cannot be handled as a Pod: ${QUANTITY_FORMAT_ERROR}`);
   }
 }
 

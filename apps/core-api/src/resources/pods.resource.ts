@@ -3,7 +3,7 @@
  * ValidatePodCreate / ValidatePodUpdate for the common fields, pod field selectors and printPod. The pod spec's
  * defaults and validation, shared with the workload kinds' templates, are in pod-spec.*.ts.
  */
-import { FieldError, type KubeObject } from '@kube/apimachinery';
+import { FieldError, Quantity, type KubeObject } from '@kube/apimachinery';
 import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { defaultPod } from './pod-spec.defaults';
 import { allContainers, type Container, type PodSpec } from './pod-spec.types';
@@ -65,20 +65,9 @@ const asPod = (obj: KubeObject): Pod => obj as Pod;
 // Status on create (podStrategy.PrepareForCreate)
 // ---------------------------------------------------------------------------
 
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
-const SUFFIXES: Record<string, number> = {
-  n: 1e-9, u: 1e-6, m: 1e-3, '': 1, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
-};
-
 /** A resource.Quantity as a number (0 when unparsable), enough to compare requests and limits. */
 export function quantityValue(q: string | number | undefined): number {
-  if (typeof q === 'number') return q;
-  const m = QUANTITY.exec(String(q ?? '').trim());
-  if (!m) return 0;
-  const suffix = m[2] ?? '';
-  const scale = /^[eE]/.test(suffix) ? 10 ** Number(suffix.slice(1)) : SUFFIXES[suffix];
-  return Number(m[1]) * scale;
+  return (q === undefined ? undefined : Quantity.tryParse(q))?.toNumber() ?? 0;
 }
 
 const QOS_RESOURCES: readonly string[] = ['cpu', 'memory'];

@@ -6,7 +6,7 @@
 import { FieldError, isDNS1123Subdomain, isValidPathSegmentName, type KubeObject } from '@kube/apimachinery';
 import type { ResourceDefinition, ResourceStrategy, TableColumn } from '@kube/apiserver';
 import { RBAC_GROUP, RBAC_STORAGE_PREFIXES, type ClusterRole, type PolicyRule, type RoleBinding, type Subject } from '@kube/authorization';
-import { ageColumn, CREATION_TIMESTAMP_DESCRIPTION } from './table.helpers';
+import { ageColumn, createdAtColumn } from './table.helpers';
 import { isRecord, listOf, semanticEqual } from './validation.helpers';
 
 function validatePolicyRule(rule: PolicyRule, namespaced: boolean, path: string): FieldError[] {
@@ -100,14 +100,6 @@ const bindingStrategy = (namespaced: boolean): ResourceStrategy => ({
   validate: (obj) => validateBinding(obj, namespaced),
   validateUpdate: (obj, old) => validateBindingUpdate(obj, old, namespaced),
 });
-
-/** printRole: NAME, CREATED AT (RFC 3339, UTC). */
-const createdAtColumn: TableColumn = {
-  name: 'Created At',
-  type: 'date',
-  description: CREATION_TIMESTAMP_DESCRIPTION,
-  cell: (obj: KubeObject) => obj.metadata.creationTimestamp ?? null,
-};
 
 /** rbac.SubjectsStrings, joined as the wide columns print them. */
 function subjectsOf(obj: KubeObject, kind: string): string {

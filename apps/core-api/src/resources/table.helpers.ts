@@ -21,6 +21,14 @@ export const ageColumn: TableColumn = {
   cell: (obj: KubeObject, now: number = Date.now()) => since(obj.metadata.creationTimestamp, now),
 };
 
+/** NAME, CREATED AT (RFC 3339, UTC) as printRole and printLimitRange print it. */
+export const createdAtColumn: TableColumn = {
+  name: 'Created At',
+  type: 'date',
+  description: CREATION_TIMESTAMP_DESCRIPTION,
+  cell: (obj: KubeObject) => obj.metadata.creationTimestamp ?? null,
+};
+
 /** labels.FormatLabels: "k=v,k2=v2" sorted by key, "<none>" when empty. */
 export function formatLabels(labels: StringMap | undefined): string {
   const pairs = entriesOf(labels)

@@ -5,7 +5,7 @@
  * maxLimitRequestRatio, refused with kube's messages as 403 Forbidden.
  */
 import { Errors, Quantity, type KubeObject } from '@kube/apimachinery';
-import type { StorageInterface } from '@kube/storage';
+import type { Storage, StorageInterface } from '@kube/storage';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission.types';
 import { listOf, podTotals, type PodContainer, type PodResourcesSpec } from '../quota/pod-resources';
 import { toResourceList, type ResourceList } from '../quota/resource-list';
@@ -176,6 +176,11 @@ export class LimitRangerAdmission implements AdmissionPlugin {
 
   /** `limitRanges`: the limitranges storage (core/v1, etcd prefix /registry/limitranges). */
   constructor(private readonly limitRanges: StorageInterface) {}
+
+  /** On a server's Storage: the same limitranges store (and watch cache) core-api serves them from. */
+  static forStorage(storage: Storage): LimitRangerAdmission {
+    return new LimitRangerAdmission(storage.resource({ group: '', resource: 'limitranges' }, 'limitranges'));
+  }
 
   async admit(a: AdmissionAttributes): Promise<void> {
     if (!this.supports(a) || a.resource.plural !== 'pods') return;

@@ -80,3 +80,18 @@ export function prettyPrint(list: ResourceList): string {
 export function isZero(list: ResourceList): boolean {
   return [...list.values()].every((q) => q.isZero());
 }
+
+/**
+ * Rewrites the quantities of a JSON ResourceList in place in canonical form, as kube's decoding and encoding
+ * does (`0.5` → `500m`); false when one is no quantity (kube refuses the whole body then).
+ */
+export function canonicalizeResourceList(json: unknown): boolean {
+  if (!json || typeof json !== 'object' || Array.isArray(json)) return true;
+  const list = json as Record<string, unknown>;
+  for (const [name, value] of Object.entries(list)) {
+    const q = typeof value === 'string' || typeof value === 'number' ? Quantity.tryParse(value) : undefined;
+    if (!q) return false;
+    list[name] = q.toString();
+  }
+  return true;
+}

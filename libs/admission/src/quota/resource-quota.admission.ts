@@ -4,8 +4,8 @@
  * message, otherwise the new usage is written to the quota's status with a compare-and-swap on its
  * resourceVersion (re-checked against the fresh quota on every retry), so concurrent writes never overrun it.
  */
-import { Errors, type KubeObject } from '@kube/apimachinery';
-import type { StorageInterface } from '@kube/storage';
+import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
+import type { Storage, StorageInterface } from '@kube/storage';
 import type { AdmissionAttributes, AdmissionPlugin } from '../admission.types';
 import { add, equals, lessThanOrEqual, mask, prettyPrint, subtractNonNegative, toResourceList, fromResourceList, type ResourceList } from './resource-list';
 import { quotaScopes, type ResourceQuota } from './resource-quota.types';
@@ -48,6 +48,11 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
   /** `quotas`: the resourcequotas storage (core/v1, etcd prefix /registry/resourcequotas). */
   constructor(private readonly quotas: StorageInterface) {}
 
+  /** On a server's Storage: the same resourcequotas store (and watch cache) core-api serves them from. */
+  static forStorage(storage: Storage): ResourceQuotaAdmission {
+    return new ResourceQuotaAdmission(storage.resource({ group: '', resource: 'resourcequotas' }, 'resourcequotas'));
+  }
+
   async validate(a: AdmissionAttributes): Promise<void> {
     if (!a.resource.namespaced || !a.namespace || !a.object || (a.operation !== 'CREATE' && a.operation !== 'UPDATE')) return;
     const evaluator = evaluatorFor({ group: a.resource.group, resource: a.resource.plural });
@@ -81,7 +86,7 @@ export class ResourceQuotaAdmission implements AdmissionPlugin {
       })
       .catch((err: unknown) => {
         // A quota deleted meanwhile charges nothing.
-        if ((err as { code?: number }).code === 404) return;
+        if (isStatusError(err) && err.code === 404) return;
         throw err;
       });
   }

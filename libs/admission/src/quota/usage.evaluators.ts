@@ -7,11 +7,13 @@ import { Quantity, type GroupResource, type KubeObject } from '@kube/apimachiner
 import type { AdmissionOperation } from '../admission.types';
 import { add, toResourceList, type ResourceList } from './resource-list';
 import { listOf, podTotals, type PodResourcesSpec } from './pod-resources';
-import { isExtendedResourceName, LIMITS_PREFIX, objectCountResourceName, REQUESTS_PREFIX } from './resource-names';
+import { isExtendedResourceName, LIMITS_PREFIX, OBJECT_COUNT_PREFIX, objectCountResourceName, REQUESTS_PREFIX } from './resource-names';
 import type { ScopedResourceSelectorRequirement } from './resource-quota.types';
 
 export interface QuotaEvaluator {
   readonly groupResource: GroupResource;
+  /** Charges nothing but one per object (`count/…` and legacy names): usage is a count of keys. */
+  readonly objectCount?: boolean;
   /** Whether a write with this operation (and subresource) can change usage. */
   handles(operation: AdmissionOperation, subresource: string): boolean;
   /** The names among `names` (a quota's hard list) this evaluator charges. */
@@ -41,6 +43,7 @@ export function objectCountEvaluator(gr: GroupResource, legacyName?: string): Qu
   const names = [objectCountResourceName(gr.group, gr.resource), ...(legacyName ? [legacyName] : [])];
   return {
     groupResource: gr,
+    objectCount: true,
     handles: (operation) => operation === 'CREATE',
     matchingResources: named(names),
     matchesScope: noScope,
@@ -290,6 +293,22 @@ const CORE_EVALUATORS = new Map<string, QuotaEvaluator>([
 ]);
 
 const generic = new Map<string, QuotaEvaluator>();
+
+/** The evaluators that charge any of these quota names (`count/<resource>[.<group>]` names any resource). */
+export function evaluatorsFor(names: Iterable<string>): QuotaEvaluator[] {
+  const found = new Set<QuotaEvaluator>();
+  for (const name of names) {
+    if (name.startsWith(OBJECT_COUNT_PREFIX)) {
+      const rest = name.slice(OBJECT_COUNT_PREFIX.length);
+      const dot = rest.indexOf('.');
+      const evaluator = evaluatorFor(dot < 0 ? { group: '', resource: rest } : { group: rest.slice(dot + 1), resource: rest.slice(0, dot) });
+      if (evaluator) found.add(evaluator);
+      continue;
+    }
+    for (const evaluator of CORE_EVALUATORS.values()) if (evaluator.matchingResources([name]).length) found.add(evaluator);
+  }
+  return [...found];
+}
 
 /** The evaluator of a resource (kube builds an object-count one for any resource it has none for); undefined when ignored. */
 export function evaluatorFor(gr: GroupResource): QuotaEvaluator | undefined {

@@ -596,3 +596,28 @@ export const Event: MessageSpec = {
   14: str('reportingComponent', KEEP),
   15: str('reportingInstance', KEEP),
 };
+
+// ---- quota and limits ----
+
+export const ScopedResourceSelectorRequirement: MessageSpec = { 1: str('scopeName'), 2: str('operator'), 3: strList('values') };
+
+export const ScopeSelector: MessageSpec = { 1: msgList('matchExpressions', ScopedResourceSelectorRequirement) };
+
+export const ResourceQuotaSpec: MessageSpec = { 1: map('hard', 'quantity'), 2: strList('scopes'), 3: msg('scopeSelector', ScopeSelector) };
+
+export const ResourceQuotaStatus: MessageSpec = { 1: map('hard', 'quantity'), 2: map('used', 'quantity') };
+
+export const ResourceQuota: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', ResourceQuotaSpec), 3: msg('status', ResourceQuotaStatus) };
+
+export const LimitRangeItem: MessageSpec = {
+  1: str('type'),
+  2: map('max', 'quantity'),
+  3: map('min', 'quantity'),
+  4: map('default', 'quantity'),
+  5: map('defaultRequest', 'quantity'),
+  6: map('maxLimitRequestRatio', 'quantity'),
+};
+
+export const LimitRangeSpec: MessageSpec = { 1: msgList('limits', LimitRangeItem) };
+
+export const LimitRange: MessageSpec = { 1: msg('metadata', ObjectMeta), 2: msg('spec', LimitRangeSpec) };

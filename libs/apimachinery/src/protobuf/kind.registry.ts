@@ -2,7 +2,7 @@
 import { DaemonSet, Deployment, ReplicaSet } from './apps.fields';
 import { CronJob, Job } from './batch.fields';
 import { Lease } from './coordination.fields';
-import { ConfigMap, Endpoints, Event, Namespace, Pod, Secret, Service, ServiceAccount } from './core.fields';
+import { ConfigMap, Endpoints, Event, LimitRange, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount } from './core.fields';
 import type { MessageSpec } from './field.schema';
 import { DeleteOptions } from './meta.fields';
 import { ClusterRole, Role, RoleBinding, SelfSubjectAccessReview, SelfSubjectReview, SelfSubjectRulesReview, SubjectAccessReview, TokenRequest, TokenReview } from './rbac.fields';
@@ -16,6 +16,8 @@ const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['v1/Pod', Pod],
   ['v1/Endpoints', Endpoints],
   ['v1/Event', Event],
+  ['v1/ResourceQuota', ResourceQuota],
+  ['v1/LimitRange', LimitRange],
   ['coordination.k8s.io/v1/Lease', Lease],
   ['apps/v1/Deployment', Deployment],
   ['apps/v1/ReplicaSet', ReplicaSet],
