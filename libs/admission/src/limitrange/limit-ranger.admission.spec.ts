@@ -7,7 +7,7 @@ import { defaultPodResources, LIMIT_RANGER_ANNOTATION, LimitRangerAdmission, val
 
 const limitRange = (limits: LimitRangeItem[]): LimitRange => ({ metadata: { name: 'lr', namespace: 'ns' }, spec: { limits } });
 
-const pod = (containers: Record<string, unknown>[], initContainers: Record<string, unknown>[] = []): KubeObject & { spec: { containers: Record<string, unknown>[] } } => ({
+const pod = (containers: Record<string, unknown>[], initContainers: Record<string, unknown>[] = []): KubeObject & { spec: { containers: Record<string, unknown>[]; initContainers: Record<string, unknown>[] } } => ({
   metadata: { name: 'p', namespace: 'ns' },
   spec: { containers, initContainers },
 });
