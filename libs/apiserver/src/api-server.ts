@@ -132,18 +132,15 @@ export class GenericApiServer {
     }, ['readyz']);
   }
 
-  /** The server's admission chain: set by the first install that names one, used by later installs (custom resources). */
-  private admission: AdmissionPlugin[] = [];
+  /** The server's admission chain: every resource installed runs it, those installed later (custom resources) too. */
+  private admission: readonly AdmissionPlugin[] = [];
 
-  /**
-   * Serves these resources (all the same storage); admission plugins run on every write of them. Without
-   * `admission`, the server's chain applies (resources installed at run time are admitted like the rest).
-   */
+  /** Serves these resources (all the same storage); `admission`, when given, becomes the server's admission chain. */
   install(defs: ResourceDefinition[], admission?: AdmissionPlugin[]): void {
     if (admission) this.admission = admission;
     for (const def of defs) {
       checkSource(def);
-      const handler = new RestHandler(def, storageFor(def, this.storage), admission ?? this.admission);
+      const handler = new RestHandler(def, storageFor(def, this.storage), this.admission);
       const key = `${def.group}/${def.version}`;
       const byResource = this.routes.get(key) ?? new Map<string, RestHandler>();
       byResource.set(def.plural, handler);
