@@ -15,6 +15,7 @@ import { NamespaceController } from './reconcilers/namespace.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
 import { ResourceQuotaController } from './reconcilers/resourcequota.reconciler';
 import { RbacEscalationAdmission } from './resources/rbac.admission';
+import { SystemPriorityClassProtection } from './resources/scheduling.resources';
 
 export interface CoreApiOptions {
   config: ServerConfig;
@@ -77,7 +78,8 @@ export class CoreApiModule {
             inject: [ServiceAllocator, AUTHORIZATION, Storage],
             useFactory: (allocator: ServiceAllocator, authorization: AuthorizationSet, storage: Storage) => {
               const sa = options.config.server.authentication.serviceAccounts;
-              return buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }, sa?.signingKeyPem ? serviceAccountIssuance(options.config, storage) : undefined);
+              const eviction = { pods: storage.resource({ group: '', resource: 'pods' }, 'pods'), podDisruptionBudgets: storage.resource({ group: 'policy', resource: 'poddisruptionbudgets' }, 'policy/poddisruptionbudgets') };
+              return buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }, sa?.signingKeyPem ? serviceAccountIssuance(options.config, storage) : undefined, eviction);
             },
           },
           admission: {
@@ -87,6 +89,7 @@ export class CoreApiModule {
               namespaces,
               LimitRangerAdmission.forStorage(storage),
               new RbacEscalationAdmission(authorization.escalation),
+              new SystemPriorityClassProtection(),
               ResourceQuotaAdmission.forStorage(storage),
             ],
           },

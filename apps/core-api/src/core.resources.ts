@@ -2,7 +2,10 @@ import type { KubeObject, SchemaComponents } from '@kube/apimachinery';
 import type { ResourceDefinition, ServiceAccountTokens } from '@kube/apiserver';
 import type { AuthorizationSet } from '@kube/authorization';
 import type { ServiceAllocator } from './allocation/service.allocator';
+import * as openapi from './openapi';
 import { appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
+import { clusterResources } from './resources/cluster.resources';
+import { podEvictionSubresource, type EvictionStores } from './resources/policy.resources';
 import { coreResources } from './resources';
 import { appsResources } from './resources/apps.resources';
 import { batchResources } from './resources/batch.resources';
@@ -24,10 +27,20 @@ const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaCompon
   'flowcontrol.apiserver.k8s.io': { prefix: 'io.k8s.api.flowcontrol.v1.', components: flowcontrolV1Components },
   apps: { prefix: 'io.k8s.api.apps.v1.', components: appsV1Components },
   batch: { prefix: 'io.k8s.api.batch.v1.', components: batchV1Components },
+  // The cluster groups (issue 16); versions other than v1 are keyed group/version.
+  autoscaling: { prefix: 'io.k8s.api.autoscaling.v1.', components: openapi.autoscalingV1Components },
+  'autoscaling/v2': { prefix: 'io.k8s.api.autoscaling.v2.', components: openapi.autoscalingV2Components },
+  policy: { prefix: 'io.k8s.api.policy.v1.', components: openapi.policyV1Components },
+  'networking.k8s.io': { prefix: 'io.k8s.api.networking.v1.', components: openapi.networkingV1Components },
+  'discovery.k8s.io': { prefix: 'io.k8s.api.discovery.v1.', components: openapi.discoveryV1Components },
+  'storage.k8s.io': { prefix: 'io.k8s.api.storage.v1.', components: openapi.storageV1Components },
+  'scheduling.k8s.io': { prefix: 'io.k8s.api.scheduling.v1.', components: openapi.schedulingV1Components },
+  'node.k8s.io': { prefix: 'io.k8s.api.node.v1.', components: openapi.nodeV1Components },
+  'certificates.k8s.io': { prefix: 'io.k8s.api.certificates.v1.', components: openapi.certificatesV1Components },
 };
 
 function withSchema(def: ResourceDefinition): ResourceDefinition {
-  const pkg = def.version === 'v1' ? SCHEMA_PACKAGES[def.group] : undefined;
+  const pkg = SCHEMA_PACKAGES[def.version === 'v1' ? def.group : `${def.group}/${def.version}`];
   const name = pkg ? pkg.prefix + def.kind : undefined;
   return pkg && name && pkg.components[name] ? { ...def, schema: { name, components: pkg.components } } : def;
 }
@@ -42,9 +55,10 @@ export function buildCoreResources(
   authorization: AuthorizationSet,
   endpoints: EndpointsPolicy = { allowLoopback: false },
   serviceAccountTokens?: { tokens: ServiceAccountTokens; stores: BoundObjectStores; authenticate: TokenAuthenticator },
+  eviction?: EvictionStores,
 ): ResourceDefinition[] {
   const tokenReview = serviceAccountTokens ? [tokenReviewResource(serviceAccountTokens.authenticate, serviceAccountTokens.tokens.apiAudiences)] : [];
-  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources].map(withSchema).map((def) => {
+  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources, ...clusterResources].map(withSchema).map((def) => {
     // core/v1 and events.k8s.io/v1 events share one storage and its TTL.
     if (def.plural === 'events') return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
     if (def.group !== '') return def;
@@ -73,6 +87,9 @@ export function buildCoreResources(
         };
       case 'endpoints':
         return { ...endpointsResourceWith(endpoints), schema: def.schema };
+      case 'pods':
+        // Evictions honour PodDisruptionBudgets read from (and decremented in) their storage.
+        return eviction ? { ...def, subresources: { ...def.subresources, eviction: podEvictionSubresource(eviction) } } : def;
       case 'serviceaccounts':
         // TokenRequest, when this server holds the service-account signing key.
         return serviceAccountTokens ? { ...def, subresources: { ...def.subresources, token: serviceAccountTokenSubresource(serviceAccountTokens.tokens, serviceAccountTokens.stores) } } : def;

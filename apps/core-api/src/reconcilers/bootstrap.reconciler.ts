@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Controller, ItemExponentialFailureRateLimiter, type ReconcileResult } from '@kube/client';
 import { GenericApiServer, HealthChecks, SERVER_CONFIG, nowTimestamp, type ServerConfig } from '@kube/apiserver';
 import { ServiceAllocator } from '../allocation/service.allocator';
+import { SYSTEM_PRIORITY_CLASSES } from '../resources/scheduling.resources';
 import { SYSTEM_WRITE, systemContext } from './system.context';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -12,7 +13,7 @@ const RECONCILE_INTERVAL_MS = 60_000;
 const KEY = 'bootstrap';
 
 /**
- * kube's bootstrap controller: the system namespaces, the `kubernetes` Service in `default` on the first
+ * kube's bootstrap controller: the system namespaces, the system PriorityClasses, the `kubernetes` Service in `default` on the first
  * service IP and its Endpoints pointing at this server; then repairs the IP/port allocations. Runs at start
  * (the `bootstrap-controller` post-start hook: start-up waits for, and fails with, the first pass), then every
  * RECONCILE_INTERVAL_MS, failures retried with backoff.
@@ -45,14 +46,16 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
 
   async reconcile(): Promise<void> {
     for (const name of SYSTEM_NAMESPACES) await this.ensure('namespaces', undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    // kube's scheduling/bootstrap-system-priority-classes post-start hook.
+    for (const pc of SYSTEM_PRIORITY_CLASSES) await this.ensure('priorityclasses', undefined, structuredClone(pc), 'scheduling.k8s.io');
     await this.ensure('services', 'default', this.kubernetesService());
     await this.ensureEndpoints();
     const repaired = await this.allocator.repair(async () => (await this.server.handler('', 'services').list(undefined, {})).items);
     if (repaired.restored || repaired.released) this.logger.log(`allocation repair: restored ${repaired.restored}, released ${repaired.released}`);
   }
 
-  private async ensure(resource: string, namespace: string | undefined, obj: KubeObject): Promise<void> {
-    const handler = this.server.handler('', resource);
+  private async ensure(resource: string, namespace: string | undefined, obj: KubeObject, group = ''): Promise<void> {
+    const handler = this.server.handler(group, resource);
     if (await handler.store.tryGet(namespace, obj.metadata.name as string)) return;
     try {
       await handler.create(systemContext(), namespace, obj as never, SYSTEM_WRITE);
