@@ -63,6 +63,7 @@ for (const [name, value] of Object.entries({ ...meta, ...core, ...coordination, 
 
 const SCALAR_TYPES: Readonly<Record<ScalarType, (type: string) => boolean>> = {
   string: (t) => t === 'string',
+  bytes: (t) => t === 'bytes',
   bool: (t) => t === 'bool',
   int32: (t) => t === 'int32',
   int64: (t) => t === 'int64',

@@ -18,7 +18,9 @@ export type ScalarType =
   /** resource.Quantity → its string form. */
   | 'quantity'
   /** metav1.FieldsV1 → the JSON document its raw bytes hold. */
-  | 'fieldsV1';
+  | 'fieldsV1'
+  /** []byte → base64, as Go's JSON writes it. */
+  | 'bytes';
 
 /** map<string, V> value types; bytes become base64 strings, as in Go's JSON. */
 export type MapValueType = 'string' | 'bytes' | 'quantity';
@@ -78,6 +80,7 @@ export const time = (name: string): ScalarField => scalar('time', name);
 export const microTime = (name: string): ScalarField => scalar('microTime', name);
 export const intOrString = (name: string, opts?: ScalarOptions): ScalarField => scalar('intOrString', name, opts);
 export const quantity = (name: string): ScalarField => scalar('quantity', name);
+export const bytes = (name: string): ScalarField => scalar('bytes', name);
 export const fieldsV1 = (name: string): ScalarField => scalar('fieldsV1', name);
 export const strList = (name: string): ScalarField => scalar('string', name, {}, true);
 export const int64List = (name: string): ScalarField => scalar('int64', name, {}, true);

@@ -1,6 +1,7 @@
 /** Which envelope kinds this server can decode from protobuf, and with which field table. */
 import { DaemonSet, Deployment, ReplicaSet } from './apps.fields';
 import { CronJob, Job } from './batch.fields';
+import { CertificateSigningRequest, HorizontalPodAutoscalerV1, HorizontalPodAutoscalerV2, Ingress, PodDisruptionBudget, PriorityClass } from './cluster.fields';
 import { Lease } from './coordination.fields';
 import { ConfigMap, Endpoints, Event, LimitRange, Namespace, Pod, ResourceQuota, Secret, Service, ServiceAccount } from './core.fields';
 import type { MessageSpec } from './field.schema';
@@ -36,6 +37,13 @@ const KINDS: ReadonlyMap<string, MessageSpec> = new Map([
   ['authentication.k8s.io/v1beta1/SelfSubjectReview', SelfSubjectReview],
   ['authentication.k8s.io/v1/TokenRequest', TokenRequest],
   ['authentication.k8s.io/v1/TokenReview', TokenReview],
+  // The cluster groups kubectl writes with typed clients.
+  ['networking.k8s.io/v1/Ingress', Ingress],
+  ['policy/v1/PodDisruptionBudget', PodDisruptionBudget],
+  ['scheduling.k8s.io/v1/PriorityClass', PriorityClass],
+  ['autoscaling/v1/HorizontalPodAutoscaler', HorizontalPodAutoscalerV1],
+  ['autoscaling/v2/HorizontalPodAutoscaler', HorizontalPodAutoscalerV2],
+  ['certificates.k8s.io/v1/CertificateSigningRequest', CertificateSigningRequest],
 ]);
 
 /** The field table for apiVersion/kind, if supported. DeleteOptions is registered in every group version. */

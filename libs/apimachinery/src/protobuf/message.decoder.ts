@@ -138,6 +138,8 @@ function readScalar(reader: WireReader, type: ScalarType, path: string): JsonVal
       return readQuantity(reader.readMessage(), path);
     case 'fieldsV1':
       return readFieldsV1(reader.readMessage(), path);
+    case 'bytes':
+      return toBase64(reader.readBytes());
   }
 }
 

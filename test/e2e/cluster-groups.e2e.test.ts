@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlSession } from '../support/kubectl.session';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+
+/**
+ * The cluster groups of issue 16 through the front door, with the oldest and the newest kubectl: HPAs seen as
+ * autoscaling/v1 and v2, PDBs refusing and allowing evictions, networking, discovery, scheduling, storage and
+ * kube's validation messages.
+ */
+describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
+  let stack: StackHarness;
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('lists the groups in api-resources with short names', async () => {
+    const resources = await ok(['api-resources']);
+    expect(resources).toMatch(/^horizontalpodautoscalers\s+hpa\s+autoscaling\/v2\s+true\s+HorizontalPodAutoscaler/m);
+    expect(resources).toMatch(/^poddisruptionbudgets\s+pdb\s+policy\/v1\s+true\s+PodDisruptionBudget/m);
+    expect(resources).toMatch(/^ingresses\s+ing\s+networking\.k8s\.io\/v1\s+true\s+Ingress/m);
+    expect(resources).toMatch(/^endpointslices\s+discovery\.k8s\.io\/v1\s+true\s+EndpointSlice/m);
+    expect(resources).toMatch(/^priorityclasses\s+pc\s+scheduling\.k8s\.io\/v1\s+false\s+PriorityClass/m);
+    expect(resources).toMatch(/^storageclasses\s+sc\s+storage\.k8s\.io\/v1\s+false\s+StorageClass/m);
+    expect(resources).toMatch(/^runtimeclasses\s+node\.k8s\.io\/v1\s+false\s+RuntimeClass/m);
+    expect(resources).toMatch(/^nodes\s+no\s+v1\s+false\s+Node/m);
+    expect(resources).toMatch(/^replicationcontrollers\s+rc\s+v1\s+true\s+ReplicationController/m);
+    if (process.env.CSR_READY) expect(resources).toMatch(/^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest/m);
+  });
+
+  it('autoscales: one HPA read as autoscaling/v2 and autoscaling/v1', async () => {
+    await ok(['create', 'deployment', 'web', '--image=nginx']).catch(() => undefined);
+    const rc = 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n';
+    expect(await ok(['create', '-f', '-'], rc)).toContain('replicationcontroller/web created');
+    expect(await ok(['autoscale', 'rc', 'web', '--min=2', '--max=5', '--cpu-percent=60'])).toContain('autoscaled');
+    expect(await ok(['get', 'hpa', 'web'])).toMatch(/^web\s+ReplicationController\/web\s+cpu: <unknown>\/60%\s+2\s+5\s+0\s+\d+s$/m);
+    const v2 = await ok(['get', 'hpa.v2.autoscaling', 'web', '-o', 'yaml']);
+    expect(v2).toContain('apiVersion: autoscaling/v2');
+    expect(v2).toMatch(/averageUtilization: 60/);
+    const raw = JSON.parse(await ok(['get', '--raw', '/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/web']));
+    expect(raw).toMatchObject({ apiVersion: 'autoscaling/v1', spec: { targetCPUUtilizationPercentage: 60 } });
+    const v1 = await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'yaml']);
+    expect(v1).toContain('apiVersion: autoscaling/v1');
+    expect(v1).toMatch(/targetCPUUtilizationPercentage: 60/);
+    // A v2-only metric survives a v1 round trip in kube's annotation.
+    await ok(['patch', 'hpa.v2.autoscaling', 'web', '--type=json', '-p', '[{"op":"add","path":"/spec/metrics/-","value":{"type":"Resource","resource":{"name":"memory","target":{"type":"AverageValue","averageValue":"100Mi"}}}}]']);
+    const v1Again = JSON.parse(await ok(['get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json']));
+    expect(JSON.parse(v1Again.metadata.annotations['autoscaling.alpha.kubernetes.io/metrics'])).toEqual([{ type: 'Resource', resource: { name: 'memory', targetAverageValue: '100Mi' } }]);
+    await ok(['replace', '-f', '-'], JSON.stringify({ ...v1Again, spec: { ...v1Again.spec, maxReplicas: 7 } }));
+    const after = JSON.parse(await ok(['get', 'hpa.v2.autoscaling', 'web', '-o', 'json']));
+    expect(after.spec.maxReplicas).toBe(7);
+    expect(after.spec.metrics.map((m: { resource: { name: string } }) => m.resource.name).sort()).toEqual(['cpu', 'memory']);
+    expect(after.metadata.annotations?.['autoscaling.alpha.kubernetes.io/metrics']).toBeUndefined();
+    const bad = await k(['autoscale', 'rc', 'web', '--name=bad', '--min=3', '--max=2']);
+    expect(bad.code).not.toBe(0);
+  });
+
+  it('refuses an eviction that would violate a PodDisruptionBudget and allows one it permits', async () => {
+    const pod = (name: string): string => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  labels: {app: guarded}\nspec:\n  containers:\n  - name: c\n    image: nginx\n`;
+    await ok(['create', '-f', '-'], pod('guarded-1'));
+    await ok(['create', '-f', '-'], pod('guarded-2'));
+    for (const name of ['guarded-1', 'guarded-2']) {
+      await ok(['patch', 'pod', name, '--subresource=status', '--type=merge', '-p', '{"status":{"phase":"Running"}}']);
+    }
+    expect(await ok(['create', 'pdb', 'guard', '--selector=app=guarded', '--min-available=1'])).toContain('poddisruptionbudget.policy/guard created');
+    expect(await ok(['get', 'pdb', 'guard'])).toMatch(/^guard\s+1\s+N\/A\s+0\s+\d+s$/m);
+    const evict = (name: string) =>
+      stack.request('POST', `/api/v1/namespaces/default/pods/${name}/eviction`, { body: JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace: 'default' } }) });
+    const refused = await evict('guarded-1');
+    expect(refused.status).toBe(429);
+    expect(refused.json()).toMatchObject({ reason: 'TooManyRequests', message: "Cannot evict pod as it would violate the pod's disruption budget.", details: { causes: [{ reason: 'DisruptionBudget', message: 'The disruption budget guard is still being processed by the server.' }] } });
+    // The disruption controller's part, done by hand: one disruption allowed.
+    await ok(['patch', 'pdb', 'guard', '--subresource=status', '--type=merge', '-p', '{"status":{"observedGeneration":1,"disruptionsAllowed":1,"currentHealthy":2,"desiredHealthy":1,"expectedPods":2}}']);
+    const allowed = await evict('guarded-1');
+    expect(allowed.status).toBe(201);
+    expect(allowed.json()).toMatchObject({ kind: 'Status', status: 'Success' });
+    expect((await k(['get', 'pod', 'guarded-1'])).stderr).toContain('NotFound');
+    const pdb = JSON.parse(await ok(['get', 'pdb', 'guard', '-o', 'json']));
+    expect(pdb.status.disruptionsAllowed).toBe(0);
+    expect(Object.keys(pdb.status.disruptedPods)).toEqual(['guarded-1']);
+    const spent = await evict('guarded-2');
+    expect(spent.status).toBe(429);
+    expect(spent.json<{ details: { causes: { message: string }[] } }>().details.causes[0].message).toBe('The disruption budget guard needs 1 healthy pods and has 2 currently');
+    expect(await ok(['get', 'pod', 'guarded-2', '-o', 'name'])).toBe('pod/guarded-2\n');
+  });
+
+  it('creates ingresses, network policies and endpoint slices and prints them', async () => {
+    expect(await ok(['create', 'ingress', 'site', '--class=nginx', '--rule=example.com/api*=api:80'])).toContain('ingress.networking.k8s.io/site created');
+    expect(await ok(['get', 'ingress', 'site'])).toMatch(/^site\s+nginx\s+example\.com\s+80\s+\d+s$/m);
+    const ing = JSON.parse(await ok(['get', 'ing', 'site', '-o', 'json']));
+    expect(ing.spec.rules[0].http.paths[0]).toMatchObject({ path: '/api', pathType: 'Prefix', backend: { service: { name: 'api', port: { number: 80 } } } });
+    const netpol = 'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: deny\nspec:\n  podSelector:\n    matchLabels: {app: web}\n  egress:\n  - ports:\n    - port: 53\n';
+    await ok(['create', '-f', '-'], netpol);
+    expect(await ok(['get', 'netpol', 'deny'])).toMatch(/^deny\s+app=web\s+\d+s$/m);
+    const np = JSON.parse(await ok(['get', 'netpol', 'deny', '-o', 'json']));
+    expect(np.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+    expect(np.spec.egress[0].ports[0].protocol).toBe('TCP');
+    const slice = 'apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: api-abc\n  labels: {kubernetes.io/service-name: api}\naddressType: IPv4\nports:\n- name: http\n  port: 80\nendpoints:\n- addresses: [10.0.0.1]\n- addresses: [10.0.0.2]\n';
+    await ok(['create', '-f', '-'], slice);
+    expect(await ok(['get', 'endpointslices', 'api-abc'])).toMatch(/^api-abc\s+IPv4\s+80\s+10\.0\.0\.1,10\.0\.0\.2\s+\d+s$/m);
+  });
+
+  it('refuses invalid objects with kube\'s messages', async () => {
+    const ingress = 'apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata:\n  name: bad\nspec:\n  rules:\n  - http:\n      paths:\n      - path: /x\n        pathType: Wildcard\n        backend:\n          service: {name: api, port: {number: 80}}\n';
+    const bad = await k(['create', '-f', '-'], ingress);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('The Ingress "bad" is invalid: spec.rules[0].http.paths[0].pathType: Unsupported value: "Wildcard": supported values: "Exact", "ImplementationSpecific", "Prefix"');
+    const relative = await k(['create', '-f', '-'], ingress.replace('Wildcard', 'Exact').replace('path: /x', 'path: x'));
+    expect(relative.stderr).toContain('spec.rules[0].http.paths[0].path: Invalid value: "x": must be an absolute path');
+    const slice = await k(['create', '-f', '-'], 'apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: odd\naddressType: IPv5\n');
+    expect(slice.stderr).toContain('addressType: Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"');
+    const pdb = await k(['create', 'pdb', 'both', '--selector=a=b', '--min-available=150%']);
+    expect(pdb.stderr).toContain('spec.minAvailable: Invalid value: "150%": must not be greater than 100%');
+  });
+
+  it('serves the system priority classes and protects them', async () => {
+    const list = await ok(['get', 'priorityclasses']);
+    expect(list).toMatch(/^system-cluster-critical\s+2000000000\s+false\s+\d+s\s+PreemptLowerPriority$/m);
+    expect(list).toMatch(/^system-node-critical\s+2000001000\s+false\s+\d+s\s+PreemptLowerPriority$/m);
+    const del = await k(['delete', 'pc', 'system-node-critical']);
+    expect(del.stderr).toContain('priorityclasses.scheduling.k8s.io "system-node-critical" is forbidden: this is a system priority class and cannot be deleted');
+    await ok(['create', 'priorityclass', 'high', '--value=1000', '--description=high']);
+    expect(await ok(['get', 'pc', 'high'])).toMatch(/^high\s+1000\s+false\s+\d+s\s+PreemptLowerPriority$/m);
+    const reserved = await k(['create', 'priorityclass', 'system-mine', '--value=10']);
+    expect(reserved.stderr).toContain("metadata.name: Forbidden: priority class names with 'system-' prefix are reserved for system use only. error: system-mine is not a known system priority class");
+  });
+
+  it('explains the new kinds from their OpenAPI schemas', async () => {
+    const explain = await ok(['explain', 'ingress.spec']);
+    expect(explain).toMatch(/KIND:\s+Ingress/);
+    expect(explain).toContain('ingressClassName');
+    expect(await ok(['explain', 'hpa.spec', '--api-version=autoscaling/v1'])).toContain('targetCPUUtilizationPercentage');
+    expect(await ok(['explain', 'pdb.status'])).toContain('disruptionsAllowed');
+  });
+});
