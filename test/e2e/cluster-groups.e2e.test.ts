@@ -1,6 +1,12 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeKubeconfig } from '@kube/pki';
+import { runKubectl, tempDir } from '@kube/testing';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
+import { until } from '../support/until';
 
 /**
  * The cluster groups of issue 16 through the front door, with the oldest and the newest kubectl: HPAs seen as
@@ -30,7 +36,7 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
     expect(resources).toMatch(/^runtimeclasses\s+node\.k8s\.io\/v1\s+false\s+RuntimeClass/m);
     expect(resources).toMatch(/^nodes\s+no\s+v1\s+false\s+Node/m);
     expect(resources).toMatch(/^replicationcontrollers\s+rc\s+v1\s+true\s+ReplicationController/m);
-    if (process.env.CSR_READY) expect(resources).toMatch(/^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest/m);
+    expect(resources).toMatch(/^certificatesigningrequests\s+csr\s+certificates\.k8s\.io\/v1\s+false\s+CertificateSigningRequest/m);
   });
 
   it('autoscales: one HPA read as autoscaling/v2 and autoscaling/v1', async () => {
@@ -136,5 +142,34 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
     expect(explain).toContain('ingressClassName');
     expect(await ok(['explain', 'hpa.spec', '--api-version=autoscaling/v1'])).toContain('targetCPUUtilizationPercentage');
     expect(await ok(['explain', 'pdb.status'])).toContain('disruptionsAllowed');
+  });
+
+  it('signs an approved CSR with the cluster CA: the certificate logs in at the front door as its CN', async () => {
+    const dir = tempDir('csr');
+    const key = join(dir, 'alice.key');
+    const csrPath = join(dir, 'alice.csr');
+    execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', csrPath, '-subj', `/CN=alice-${version}/O=devs`], { stdio: 'ignore' });
+    const request = readFileSync(csrPath).toString('base64');
+    const manifest = JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'alice' }, spec: { request, signerName: 'kubernetes.io/kube-apiserver-client', expirationSeconds: 86400, usages: ['client auth'] } });
+    expect(await ok(['create', '-f', '-'], manifest)).toContain('certificatesigningrequest.certificates.k8s.io/alice created');
+    expect(await ok(['get', 'csr', 'alice'])).toMatch(/^alice\s+\d+s\s+kubernetes\.io\/kube-apiserver-client\s+\S+\s+24h\s+Pending$/m);
+    expect(await ok(['certificate', 'approve', 'alice'])).toContain('certificatesigningrequest.certificates.k8s.io/alice approved');
+    let cert = '';
+    await until(async () => {
+      cert = (await ok(['get', 'csr', 'alice', '-o', 'jsonpath={.status.certificate}'])).trim();
+      return cert !== '';
+    }, 30_000);
+    expect(await ok(['get', 'csr', 'alice'])).toMatch(/Approved,Issued$/m);
+    const kubeconfig = join(dir, 'kubeconfig');
+    await writeKubeconfig(kubeconfig, { server: stack.url, caPem: readFileSync(stack.pki.caCert, 'utf8'), clientCertPem: Buffer.from(cert, 'base64').toString(), clientKeyPem: readFileSync(key, 'utf8') });
+    const whoami = await runKubectl(['auth', 'whoami'], { kubeconfig, version });
+    expect(whoami.stdout).toMatch(new RegExp(`Username\\s+alice-${version.replace('.', '\\.')}`));
+    expect(whoami.stdout).toContain('devs');
+    // Invalid requests get kube's messages.
+    const bad = await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'bad' }, spec: { request: Buffer.from('nope').toString('base64'), signerName: 'example', usages: [] } }));
+    expect(bad.stderr).toContain('spec.request: Invalid value');
+    expect(bad.stderr).toContain('PEM block type must be CERTIFICATE REQUEST');
+    expect(bad.stderr).toContain('spec.usages: Required value: usages must be provided');
+    expect(bad.stderr).toContain("spec.signerName: Invalid value: \"example\": must be a fully qualified domain and path of the form 'example.com/signer-name'");
   });
 });

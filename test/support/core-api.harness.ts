@@ -91,7 +91,7 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   const dir = tempDir('core-api');
   const pki = await ensurePki(join(dir, 'pki'));
   const config = serverConfig(pki, etcd, await freePort(), 'core-api', { maxRequestsInFlight: opts.maxRequestsInFlight, requestTimeoutMs: opts.requestTimeoutMs });
-  const app = await bootCoreApi(config);
+  const app = await bootCoreApi(config, undefined, pki);
   const port = app.get(ApiServerLifecycle).port;
   const access = await adminAccess(pki, dir, port);
   // Handed out once /readyz passes, like a stack (the RBAC bootstrap policy is a readiness check).
@@ -109,9 +109,11 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   };
 }
 
-async function bootCoreApi(config: ServerConfig, bootstrapManifests?: string): Promise<INestApplicationContext> {
+async function bootCoreApi(config: ServerConfig, bootstrapManifests?: string, pki?: PkiPaths): Promise<INestApplicationContext> {
+  // The cluster CA signs approved kube-apiserver-client CSRs, as npm start wires it.
+  const signing = pki ? { certPem: readFileSync(pki.caCert, 'utf8'), keyPem: readFileSync(pki.caKey, 'utf8') } : undefined;
   const app = await createServerApp(
-    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true, bootstrapManifests }),
+    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true, bootstrapManifests, clusterSigning: signing }),
     { logger: ['error', 'warn'] },
   );
   return app;
@@ -136,7 +138,7 @@ export async function startStack(
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { requestLog: opts.requestLog };
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests);
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests, pki);
   const corePort = core.get(ApiServerLifecycle).port;
   const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls)), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;

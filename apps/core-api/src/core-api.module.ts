@@ -4,11 +4,13 @@ import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAcc
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
-import { AUTHORIZATION } from './core-api.tokens';
+import { parseCertificateAuthority } from '@kube/pki';
+import { AUTHORIZATION, CLUSTER_SIGNING_CA } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
 import { BOOTSTRAP_MANIFESTS, BootstrapManifestsController } from './reconcilers/bootstrap-manifests.reconciler';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
 import { FlowControlConfigController } from './reconcilers/flowcontrol-config.reconciler';
+import { CertificateSigningController } from './reconcilers/csr-signing.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
 import { NamespaceController } from './reconcilers/namespace.reconciler';
@@ -27,6 +29,8 @@ export interface CoreApiOptions {
   authorizationMode?: AuthorizationMode;
   /** A file or directory of manifests applied at every start (KUBE_BOOTSTRAP_MANIFESTS; see BootstrapManifestsController). */
   bootstrapManifests?: string;
+  /** The cluster CA (PEM) the kubernetes.io/kube-apiserver-client signer signs approved CSRs with; no signing without it. */
+  clusterSigning?: { certPem: string; keyPem: string };
 }
 
 /** Stops following the RBAC objects on shutdown. */
@@ -98,6 +102,8 @@ export class CoreApiModule {
       providers: [
         { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
         BootstrapManifestsController,
+        ...(options.clusterSigning ? [{ provide: CLUSTER_SIGNING_CA, useValue: parseCertificateAuthority(options.clusterSigning.certPem, options.clusterSigning.keyPem) }] : []),
+        CertificateSigningController,
         AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController, ResourceQuotaController,
       ],
     };

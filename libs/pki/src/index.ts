@@ -9,3 +9,4 @@ export { type CertificateUsage, type IssueCertificateOptions, type IssuedCertifi
 export { type Kubeconfig, type KubeconfigOptions, buildKubeconfig, writeKubeconfig } from './kubeconfig.writer';
 export { APISERVER_DNS_NAMES, APISERVER_IP_ADDRESSES, type EnsurePkiOptions, type PkiPaths, ensurePki, natsClientPaths, pkiPaths } from './pki.bootstrap';
 export type { SigningKey } from './private-key.codec';
+export { type CertificateRequestInfo, type SignRequestOptions, parseCertificateRequest, signCertificateRequest } from './csr.signer';

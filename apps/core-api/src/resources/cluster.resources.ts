@@ -1,6 +1,7 @@
 /** The cluster groups core-api serves beside the core kinds (issue 16), in discovery order. */
 import type { ResourceDefinition } from '@kube/apiserver';
 import { autoscalingResources } from './autoscaling.resources';
+import { certificateSigningRequestsResource } from './certificates.resources';
 import { coreClusterResources } from './core-cluster.resources';
 import { endpointSlicesResource } from './discovery.resources';
 import { networkingResources } from './networking.resources';
@@ -17,4 +18,5 @@ export const clusterResources: ResourceDefinition[] = [
   ...storageResources,
   priorityClassesResource,
   runtimeClassesResource,
+  certificateSigningRequestsResource,
 ];
