@@ -7,7 +7,7 @@ import { FieldError, isDNS1123Subdomain, type KubeObject } from '@kube/apimachin
 import { statusSubresource, type ResourceDefinition } from '@kube/apiserver';
 import { column } from './cluster.helpers';
 import { NONE } from './table.helpers';
-import { child, index, invalidEach, listOf, semanticEqual, validateEnum, validateImmutableField } from './validation.helpers';
+import { child, index, invalidEach, listOf, semanticEqual, validateEnum, validateImmutableField, validateQualifiedName } from './validation.helpers';
 
 const GROUP = 'storage.k8s.io';
 /** kube's CSI driver name rule (ValidateCSIDriverName). */
@@ -47,7 +47,8 @@ export const storageClassesResource: ResourceDefinition = {
     },
     validate: (obj) => {
       const sc = obj as StorageClass;
-      const errs = validateDriverName(sc.provisioner, 'provisioner');
+      // validateProvisioner: a qualified name of at most 63 characters.
+      const errs = sc.provisioner ? validateQualifiedName(sc.provisioner.toLowerCase(), 'provisioner') : [FieldError.required('provisioner')];
       errs.push(...validateEnum(sc.reclaimPolicy, 'reclaimPolicy', ['Delete', 'Retain']));
       errs.push(...validateEnum(sc.volumeBindingMode, 'volumeBindingMode', ['Immediate', 'WaitForFirstConsumer']));
       return errs;
