@@ -200,10 +200,11 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
   };
 }
 
-/** Service-account token keys: core-api signs (TokenRequest) and verifies, the front door verifies. */
+/** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies) and the CSR signing CA. */
 function serviceAccountEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
   if (service.frontDoor) return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub };
-  if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey };
+  // core-api also signs approved kubernetes.io/kube-apiserver-client CSRs with the cluster CA.
+  if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey, KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert, KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey };
   return {};
 }
 
