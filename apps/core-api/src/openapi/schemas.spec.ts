@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 // The builders by path: @kube/apiserver re-exports them, but importing its index boots the whole server module graph.
 import { buildOpenApiV2, buildOpenApiV3, referencedNames } from '../../../../libs/apiserver/src/openapi';
 import { statusSubresource } from '../../../../libs/apiserver/src/subresources/status.subresource';
+import * as openapi from './index';
 import { appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, rbacV1Components } from './index';
 
 const CORE = 'io.k8s.api.core.v1.';
@@ -42,6 +43,7 @@ describe('built-in schemas', () => {
     expect(danglingRefs(authenticationV1Components)).toEqual([]);
     expect(danglingRefs(appsV1Components)).toEqual([]);
     expect(danglingRefs(batchV1Components)).toEqual([]);
+    for (const [name, components] of Object.entries(openapi)) expect(danglingRefs(components), name).toEqual([]);
   });
 
   it('describe the workload kinds with the pod template they embed', () => {
@@ -51,6 +53,25 @@ describe('built-in schemas', () => {
     for (const kind of ['Job', 'CronJob']) expect(gvkOf(batchV1Components[`io.k8s.api.batch.v1.${kind}`]), kind).toEqual([{ group: 'batch', kind, version: 'v1' }]);
     expect(appsV1Components['io.k8s.api.apps.v1.DeploymentSpec'].properties?.strategy.description).toMatch(/^The deployment strategy to use/);
     expect(batchV1Components[`${CORE}PodTemplateSpec`]).toBe(coreV1Components[`${CORE}PodTemplateSpec`]);
+  });
+
+  it('describe the cluster groups\' kinds with their GVK', () => {
+    const kinds: Array<[SchemaComponents, string, string, string]> = [
+      [openapi.autoscalingV1Components, 'io.k8s.api.autoscaling.v1.', 'autoscaling', 'HorizontalPodAutoscaler'],
+      [openapi.autoscalingV2Components, 'io.k8s.api.autoscaling.v2.', 'autoscaling', 'HorizontalPodAutoscaler'],
+      [openapi.policyV1Components, 'io.k8s.api.policy.v1.', 'policy', 'PodDisruptionBudget'],
+      [openapi.networkingV1Components, 'io.k8s.api.networking.v1.', 'networking.k8s.io', 'Ingress'],
+      [openapi.discoveryV1Components, 'io.k8s.api.discovery.v1.', 'discovery.k8s.io', 'EndpointSlice'],
+      [openapi.storageV1Components, 'io.k8s.api.storage.v1.', 'storage.k8s.io', 'VolumeAttachment'],
+      [openapi.schedulingV1Components, 'io.k8s.api.scheduling.v1.', 'scheduling.k8s.io', 'PriorityClass'],
+      [openapi.nodeV1Components, 'io.k8s.api.node.v1.', 'node.k8s.io', 'RuntimeClass'],
+      [openapi.certificatesV1Components, 'io.k8s.api.certificates.v1.', 'certificates.k8s.io', 'CertificateSigningRequest'],
+      [coreV1Components, CORE, '', 'ReplicationController'],
+    ];
+    for (const [components, prefix, group, kind] of kinds) {
+      const version = prefix.split('.').at(-2);
+      expect(gvkOf(components[prefix + kind]), kind).toEqual([{ group, kind, version }]);
+    }
   });
 
   it('describe every served kind and its list, with GVK, descriptions and patch strategies', () => {

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as apps from './apps.fields';
 import * as batch from './batch.fields';
+import * as cluster from './cluster.fields';
 import * as coordination from './coordination.fields';
 import * as core from './core.fields';
 import type { FieldSpec, MessageSpec, ScalarType } from './field.schema';
@@ -27,7 +28,11 @@ const PROTO_FILES = [
   'k8s.io/api/apps/v1/generated.proto',
   'k8s.io/api/batch/v1/generated.proto',
   'k8s.io/apimachinery/pkg/apis/meta/v1/generated.proto',
+  ...['networking/v1', 'policy/v1', 'scheduling/v1', 'certificates/v1', 'autoscaling/v2'].map((gv) => `k8s.io/api/${gv}/generated.proto`),
 ];
+/** autoscaling/v1 reuses v2's message names: its tables are checked against its own file. */
+const AUTOSCALING_V1_PROTO = 'k8s.io/api/autoscaling/v1/generated.proto';
+const AUTOSCALING_V1_TABLES: Readonly<Record<string, MessageSpec>> = { HorizontalPodAutoscaler: cluster.HorizontalPodAutoscalerV1, HorizontalPodAutoscalerSpec: cluster.HorizontalPodAutoscalerSpecV1 };
 
 /** message name → field number → field, from the top-level messages of the files (they nest none). */
 function parseProto(text: string): Map<string, Map<number, ProtoField>> {
@@ -52,12 +57,14 @@ const SHARED: Readonly<Record<string, readonly string[]>> = {
   NamedItem: ['PodOS', 'PodSchedulingGate'],
   IPAddress: ['PodIP', 'HostIP'],
   Container: ['Container', 'EphemeralContainerCommon'],
+  HorizontalPodAutoscalerV2: ['HorizontalPodAutoscaler'],
+  HorizontalPodAutoscalerSpecV2: ['HorizontalPodAutoscalerSpec'],
   PodAffinity: ['PodAffinity', 'PodAntiAffinity'],
 };
 
 const tables = new Map<MessageSpec, string[]>();
-for (const [name, value] of Object.entries({ ...meta, ...core, ...coordination, ...apps, ...batch })) {
-  if (!value || typeof value !== 'object') continue;
+for (const [name, value] of Object.entries({ ...meta, ...core, ...coordination, ...apps, ...batch, ...cluster })) {
+  if (!value || typeof value !== 'object' || Object.values(AUTOSCALING_V1_TABLES).includes(value as MessageSpec)) continue;
   tables.set(value as MessageSpec, [...(tables.get(value as MessageSpec) ?? []), ...(SHARED[name] ?? [name])]);
 }
 
@@ -104,6 +111,21 @@ describe('protobuf field tables', () => {
       }
       for (const [number, field] of Object.entries(spec)) {
         const wrong = mismatch(field, fields.get(Number(number)));
+        if (wrong) problems.push(`${message}.${field.name} = ${number}: ${wrong}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('autoscaling/v1 tables match their generated.proto', () => {
+    const v1 = parseProto(readFileSync(resolve(PROTO_ROOT, AUTOSCALING_V1_PROTO), 'utf8'));
+    const problems: string[] = [];
+    for (const [message, spec] of Object.entries(AUTOSCALING_V1_TABLES)) {
+      for (const [number, field] of Object.entries(spec)) {
+        const protoField = v1.get(message)?.get(Number(number));
+        // Nested v1 messages are named as in v1's file; their tables are shared with v2 where the shape is.
+        const nested = field.kind === 'message' && (field.message === cluster.HorizontalPodAutoscalerSpecV1 || field.message === cluster.CrossVersionObjectReference || field.message === meta.ObjectMeta);
+        const wrong = nested ? (protoField?.name === field.name ? undefined : 'misnamed') : mismatch(field, protoField);
         if (wrong) problems.push(`${message}.${field.name} = ${number}: ${wrong}`);
       }
     }
