@@ -40,7 +40,6 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
   });
 
   it('autoscales: one HPA read as autoscaling/v2 and autoscaling/v1', async () => {
-    await ok(['create', 'deployment', 'web', '--image=nginx']).catch(() => undefined);
     const rc = 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n      - name: web\n        image: nginx\n';
     expect(await ok(['create', '-f', '-'], rc)).toContain('replicationcontroller/web created');
     expect(await ok(['autoscale', 'rc', 'web', '--min=2', '--max=5', '--cpu-percent=60'])).toContain('autoscaled');
@@ -64,6 +63,9 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
     expect(after.metadata.annotations?.['autoscaling.alpha.kubernetes.io/metrics']).toBeUndefined();
     const bad = await k(['autoscale', 'rc', 'web', '--name=bad', '--min=3', '--max=2']);
     expect(bad.code).not.toBe(0);
+    const all = await ok(['get', 'all']);
+    expect(all).toMatch(/^replicationcontroller\/web\s+2\s+0\s+0\s+\d+s$/m);
+    expect(all).toMatch(/^horizontalpodautoscaler\.autoscaling\/web\s+ReplicationController\/web\s+/m);
   });
 
   it('refuses an eviction that would violate a PodDisruptionBudget and allows one it permits', async () => {
