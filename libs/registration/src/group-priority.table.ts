@@ -27,7 +27,9 @@ export const GROUP_PRIORITIES: Readonly<Record<string, GroupVersionPriority>> = 
   'storage.k8s.io/v1': entry(16800, 15),
   'apiextensions.k8s.io/v1': entry(16700, 15),
   'admissionregistration.k8s.io/v1': entry(16700, 15),
+  'scheduling.k8s.io/v1': entry(16600, 15),
   'coordination.k8s.io/v1': entry(16500, 15),
+  'node.k8s.io/v1': entry(16300, 15),
   'discovery.k8s.io/v1': entry(16200, 15),
   'flowcontrol.apiserver.k8s.io/v1': entry(16100, 21),
 });
