@@ -123,7 +123,7 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
     const slice = await k(['create', '-f', '-'], 'apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: odd\naddressType: IPv5\n');
     expect(slice.stderr).toContain('addressType: Unsupported value: "IPv5": supported values: "FQDN", "IPv4", "IPv6"');
     const pdb = await k(['create', 'pdb', 'both', '--selector=a=b', '--min-available=150%']);
-    expect(pdb.stderr).toContain('spec.minAvailable: Invalid value: "150%": must not be greater than 100%');
+    expect(pdb.stderr).toContain('spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%');
   });
 
   it('serves the system priority classes and protects them', async () => {

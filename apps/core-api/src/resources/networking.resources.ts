@@ -3,9 +3,9 @@
  * validation (pkg/apis/networking/validation) and printers. Stored objects only: no ingress controller or
  * network plugin acts on them.
  */
-import { FieldError, isDNS1123Subdomain, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { FieldError, isDNS1123Subdomain, validateLabelSelector, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { statusSubresource, type ResourceDefinition } from '@kube/apiserver';
-import { column, formatLabelSelector, validateLabelSelector } from './cluster.helpers';
+import { column, formatLabelSelector } from './cluster.helpers';
 import { NONE } from './table.helpers';
 import { child, index, invalidEach, isRecord, isValidPortName, isValidPortNum, listOf, parseIP, validateCIDR, validateDNS1123Label, validateEnum, validateImmutableField } from './validation.helpers';
 

@@ -14,9 +14,9 @@ describe('PodDisruptionBudget', () => {
   });
 
   it('refuses both bounds, bad percents and bad selectors with kube\'s messages', () => {
-    expect(messages(create(podDisruptionBudgetsResource, pdb({ minAvailable: '150%', selector: {} })))).toEqual(['spec.minAvailable: Invalid value: "150%": must not be greater than 100%']);
+    expect(messages(create(podDisruptionBudgetsResource, pdb({ minAvailable: '150%', selector: {} })))).toEqual(['spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%']);
     expect(messages(create(podDisruptionBudgetsResource, pdb({ maxUnavailable: 'half' })))).toEqual([
-      "spec.maxUnavailable: Invalid value: \"half\": a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
+      "spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"half\"}: a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex used for validation is '[0-9]+%')",
     ]);
     expect(messages(create(podDisruptionBudgetsResource, pdb({ minAvailable: 1, maxUnavailable: 1 })))[0]).toMatch(/^spec: Invalid value: .*: minAvailable and maxUnavailable cannot be both set$/);
     expect(messages(create(podDisruptionBudgetsResource, pdb({ selector: { matchExpressions: [{ key: 'a', operator: 'In' }] } })))).toEqual(["spec.selector.matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"]);

@@ -3,10 +3,11 @@
  * subresource honouring them as kube's pkg/registry/core/pod/storage/eviction.go does. No disruption
  * controller computes PDB status: whoever owns the budget writes it through /status.
  */
-import { Errors, FieldError, isStatusError, labelSelectorFromMetav1, StatusError, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { Errors, FieldError, isStatusError, labelSelectorFromMetav1, StatusError, validateLabelSelector, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { nowTimestamp, statusSubresource, type ResourceDefinition, type SubresourceStrategy } from '@kube/apiserver';
 import type { StorageInterface } from '@kube/storage';
-import { column, isNotMoreThan100Percent, validateLabelSelector, validatePositiveIntOrPercent, type IntOrString } from './cluster.helpers';
+import { column } from './cluster.helpers';
+import { validateAtMost100Percent, validatePositiveIntOrPercent, type IntOrString } from './workload.validation';
 import { isRecord, validateEnum } from './validation.helpers';
 
 export interface PodDisruptionBudget extends KubeObject {
@@ -32,7 +33,7 @@ export function validatePodDisruptionBudget(pdb: PodDisruptionBudget): FieldErro
   for (const field of ['minAvailable', 'maxUnavailable'] as const) {
     const value = spec[field];
     if (value === undefined) continue;
-    errs.push(...validatePositiveIntOrPercent(value, `spec.${field}`), ...isNotMoreThan100Percent(value, `spec.${field}`));
+    errs.push(...validatePositiveIntOrPercent(value, `spec.${field}`), ...validateAtMost100Percent(value, `spec.${field}`));
   }
   errs.push(...validateLabelSelector(spec.selector, 'spec.selector'));
   if (spec.unhealthyPodEvictionPolicy !== undefined) errs.push(...validateEnum(spec.unhealthyPodEvictionPolicy, 'spec.unhealthyPodEvictionPolicy', UNHEALTHY_POD_EVICTION_POLICIES));
