@@ -166,6 +166,14 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
   groupModule('schedulingV1Components', 'scheduling.k8s.io', 'v1', ['PriorityClass']),
   groupModule('nodeV1Components', 'node.k8s.io', 'v1', ['RuntimeClass']),
   groupModule('certificatesV1Components', 'certificates.k8s.io', 'v1', ['CertificateSigningRequest']),
+  {
+    file: 'apps/core-api/src/openapi/admissionregistration-v1.schemas.ts',
+    exportName: 'admissionregistrationV1Components',
+    document: 'apis__admissionregistration.k8s.io__v1_openapi.json',
+    roots: withLists('io.k8s.api.admissionregistration.v1.', ['MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding']),
+    withoutMeta: true,
+    contents: ['admissionregistration.k8s.io/v1 MutatingWebhookConfiguration, ValidatingWebhookConfiguration, ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding and their lists'],
+  },
 ];
 
 const REF_PREFIX = '#/components/schemas/';

@@ -3,12 +3,13 @@ import type { ResourceDefinition, ServiceAccountTokens } from '@kube/apiserver';
 import type { AuthorizationSet } from '@kube/authorization';
 import type { ServiceAllocator } from './allocation/service.allocator';
 import * as openapi from './openapi';
-import { appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
+import { admissionregistrationV1Components, appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
 import { clusterResources } from './resources/cluster.resources';
 import { podEvictionSubresource, type EvictionStores } from './resources/policy.resources';
 import { coreResources } from './resources';
 import { appsResources } from './resources/apps.resources';
 import { batchResources } from './resources/batch.resources';
+import { admissionRegistrationResources } from './resources/admissionregistration.resources';
 import { authorizationResources, tokenReviewResource, type TokenAuthenticator } from './resources/authorization.resources';
 import { endpointsResourceWith, type EndpointsPolicy } from './resources/endpoints.resource';
 import { flowcontrolResources } from './resources/flowcontrol.resources';
@@ -37,6 +38,7 @@ const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaCompon
   'scheduling.k8s.io': { prefix: 'io.k8s.api.scheduling.v1.', components: openapi.schedulingV1Components },
   'node.k8s.io': { prefix: 'io.k8s.api.node.v1.', components: openapi.nodeV1Components },
   'certificates.k8s.io': { prefix: 'io.k8s.api.certificates.v1.', components: openapi.certificatesV1Components },
+  'admissionregistration.k8s.io': { prefix: 'io.k8s.api.admissionregistration.v1.', components: admissionregistrationV1Components },
 };
 
 function withSchema(def: ResourceDefinition): ResourceDefinition {
@@ -58,7 +60,7 @@ export function buildCoreResources(
   eviction?: EvictionStores,
 ): ResourceDefinition[] {
   const tokenReview = serviceAccountTokens ? [tokenReviewResource(serviceAccountTokens.authenticate, serviceAccountTokens.tokens.apiAudiences)] : [];
-  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources, ...clusterResources].map(withSchema).map((def) => {
+  return [...coreResources, ...rbacResources, ...flowcontrolResources, ...admissionRegistrationResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources, ...clusterResources].map(withSchema).map((def) => {
     // core/v1 and events.k8s.io/v1 events share one storage and its TTL.
     if (def.plural === 'events') return { ...def, ttlSeconds: EVENT_TTL_SECONDS };
     if (def.group !== '') return def;

@@ -7,3 +7,6 @@ export * from './quota/resource-names';
 export { quotaScopes, RESOURCE_QUOTA_SCOPES, type LimitRange, type LimitRangeItem, type ResourceQuota, type ScopedResourceSelectorRequirement } from './quota/resource-quota.types';
 export { LimitRangerAdmission, LIMIT_RANGER_ANNOTATION } from './limitrange/limit-ranger.admission';
 export { calculateUsage, type UsageSource } from './quota/usage.calculator';
+export * from './registration/admissionregistration.types';
+export { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding, defaultWebhookConfiguration } from './registration/admissionregistration.defaults';
+export { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding, validateWebhookConfiguration } from './registration/admissionregistration.validation';

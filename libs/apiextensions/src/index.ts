@@ -14,3 +14,7 @@ export { validateEmbeddedResources } from './embedded-resource.validation';
 export { validateCelRules, RULE_STEP_LIMIT } from './cel.validation';
 export { CustomResourceSchema } from './custom-resource.schema';
 export type { ValidationRule } from './schema.props';
+/** The CEL pieces other admission code builds its own environments from (kube's k8s.io/apiserver/pkg/cel). */
+export { registerKubeLibrary } from './cel.library';
+export { formatIssue } from './cel.compilation';
+export { dynValue } from './cel.values';

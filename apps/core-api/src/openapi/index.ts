@@ -22,6 +22,7 @@ import { nodeV1Components as nodeOwn } from './node-v1.schemas';
 import { policyV1Components as policyOwn } from './policy-v1.schemas';
 import { schedulingV1Components as schedulingOwn } from './scheduling-v1.schemas';
 import { storageV1Components as storageOwn } from './storage-v1.schemas';
+import { admissionregistrationV1Components as admissionregistrationOwn } from './admissionregistration-v1.schemas';
 
 export const coreV1Components: SchemaComponents = { ...metaV1Components, ...coreOwn };
 /** meta/v1 schemas beyond @kube/apiserver's that the core group brings (LabelSelector, …), shared with other groups. */
@@ -46,3 +47,4 @@ export const nodeV1Components = withMeta(nodeOwn);
 export const policyV1Components = withMeta(policyOwn);
 export const schedulingV1Components = withMeta(schedulingOwn);
 export const storageV1Components = withMeta(storageOwn);
+export const admissionregistrationV1Components: SchemaComponents = { ...metaV1Components, ...coreMeta, ...admissionregistrationOwn };
