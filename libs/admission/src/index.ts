@@ -10,3 +10,8 @@ export { calculateUsage, type UsageSource } from './quota/usage.calculator';
 export * from './registration/admissionregistration.types';
 export { defaultValidatingAdmissionPolicy, defaultValidatingAdmissionPolicyBinding, defaultWebhookConfiguration } from './registration/admissionregistration.defaults';
 export { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBinding, validateWebhookConfiguration } from './registration/admissionregistration.validation';
+export { WebhookClient, WEBHOOK_TIMEOUT_MS, type ServiceResolver, type WebhookClientConfig } from './webhook/webhook.client';
+export { MutatingWebhookAdmission, ValidatingWebhookAdmission } from './webhook/webhook.admission';
+export type { AdmissionRequest, AdmissionResponse } from './webhook/admission-review';
+export { AdmissionSources, type AdmissionStorage } from './configuration/admission.sources';
+export { isExemptAdmissionConfiguration } from './matching/rule.matcher';

@@ -52,10 +52,6 @@ export const validatingAdmissionPoliciesResource: ResourceDefinition = {
     default: defaultValidatingAdmissionPolicy,
     validate: validateValidatingAdmissionPolicy,
     validateUpdate: validateValidatingAdmissionPolicy,
-    // kube bumps generation on spec changes only; the status controller compares observedGeneration with it.
-    prepareForUpdate: (obj, old) => {
-      if (JSON.stringify(obj.spec) !== JSON.stringify(old.spec)) obj.metadata.generation = (old.metadata.generation ?? 1) + 1;
-    },
   },
   tableColumns: [
     { name: 'Validations', type: 'integer', description: 'Validations contain CEL expressions which is used to apply the validation.', cell: (obj: KubeObject) => ((obj as ValidatingAdmissionPolicy).spec?.validations ?? []).length },

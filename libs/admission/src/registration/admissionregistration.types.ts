@@ -1,5 +1,6 @@
 /** admissionregistration.k8s.io/v1 objects as the admission machinery reads them (kube's k8s.io/api/admissionregistration/v1). */
 import type { KubeObject, MetaV1LabelSelector } from '@kube/apimachinery';
+import type { WebhookClientConfig } from '../webhook/webhook.client';
 
 export const ADMISSION_REGISTRATION_GROUP = 'admissionregistration.k8s.io';
 
@@ -28,12 +29,6 @@ export interface NamedRuleWithOperations extends RuleWithOperations {
 export interface MatchCondition {
   name: string;
   expression: string;
-}
-
-export interface WebhookClientConfig {
-  url?: string;
-  service?: { namespace: string; name: string; path?: string; port?: number };
-  caBundle?: string;
 }
 
 export interface Webhook {
