@@ -15,3 +15,4 @@ export { MutatingWebhookAdmission, ValidatingWebhookAdmission } from './webhook/
 export type { AdmissionRequest, AdmissionResponse } from './webhook/admission-review';
 export { AdmissionSources, type AdmissionStorage } from './configuration/admission.sources';
 export { isExemptAdmissionConfiguration } from './matching/rule.matcher';
+export { ValidatingAdmissionPolicyAdmission } from './policy/validating-admission-policy.admission';

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, Module, Optional, type BeforeApplicationShutdown, type DynamicModule, type FactoryProvider, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
+import { AdmissionSources, MutatingWebhookAdmission, ValidatingAdmissionPolicyAdmission, ValidatingWebhookAdmission } from '@kube/admission';
 import { SharedInformerFactory } from '@kube/client';
 import { Storage } from '@kube/storage';
 import { RegistrationAnnouncers, RegistrationModule } from '@kube/registration';
@@ -10,6 +11,7 @@ import type { ServerConfig } from './server.config';
 import { ServedGroupVersionsAnnouncer } from './registration.announce';
 import { HealthChecks } from './health.checks';
 import { informerProviders } from './informers.providers';
+import { resolveServiceEndpoint, serviceStores } from './service.resolver';
 
 export const SERVER_CONFIG = Symbol('SERVER_CONFIG');
 /** The served ResourceDefinitions, a provider (from the module's `resources` option). */
@@ -39,6 +41,14 @@ function listProvider<T>(provide: symbol, value: ListOption<T> | undefined): Pro
   return { ...value, provide };
 }
 
+/**
+ * The admission every server runs after its own plugins, in kube's order: mutating webhooks, then
+ * ValidatingAdmissionPolicies, then validating webhooks (all configured through admissionregistration.k8s.io).
+ */
+function configuredAdmission(sources: AdmissionSources): AdmissionPlugin[] {
+  return [new MutatingWebhookAdmission(sources), new ValidatingAdmissionPolicyAdmission(sources), new ValidatingWebhookAdmission(sources)];
+}
+
 /** Starts the HTTPS listener once every module is initialised, and drains it on shutdown. */
 @Injectable()
 export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -51,6 +61,7 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(GenericApiServer) private readonly server: GenericApiServer,
     @Inject(Storage) private readonly storage: Storage,
     @Inject(SERVER_CONFIG) config: ServerConfig,
+    @Inject(AdmissionSources) private readonly admissionSources: AdmissionSources,
     @Optional() @Inject(RegistrationAnnouncers) announcers?: RegistrationAnnouncers,
   ) {
     this.announcer = new ServedGroupVersionsAnnouncer(server, config, announcers);
@@ -66,6 +77,7 @@ export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplica
   async beforeApplicationShutdown(): Promise<void> {
     await this.announcer.close();
     await this.server.close();
+    this.admissionSources.stop();
   }
 
   /** Last: Nest runs onModuleDestroy before beforeApplicationShutdown, and the steps above still need etcd. */
@@ -93,20 +105,28 @@ export class ApiServerModule {
         listProvider(ADMISSION_PLUGINS, options.admission),
         ...(options.providers ?? []),
         {
+          provide: AdmissionSources,
+          useFactory: (storage: Storage) => {
+            const services = serviceStores(storage);
+            return new AdmissionSources(storage, (ref) => resolveServiceEndpoint(services, ref));
+          },
+          inject: [Storage],
+        },
+        {
           provide: GenericApiServer,
-          useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[], authorizer?: Authorizer) => {
+          useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[], sources: AdmissionSources, authorizer?: Authorizer) => {
             const server = new GenericApiServer({ ...options.config.server, authorizer: authorizer ?? options.config.server.authorizer }, storage);
-            server.install(resources, admission);
+            server.install(resources, [...admission, ...configuredAdmission(sources)]);
             return server;
           },
-          inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS, { token: AUTHORIZER, optional: true }],
+          inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS, AdmissionSources, { token: AUTHORIZER, optional: true }],
         },
         // Controllers register their readiness (post-start hooks) here themselves.
         { provide: HealthChecks, useFactory: (server: GenericApiServer) => server.health, inject: [GenericApiServer] },
         ...informerProviders(),
         ApiServerLifecycle,
       ],
-      exports: [SERVER_CONFIG, Storage, GenericApiServer, HealthChecks, SharedInformerFactory, ApiServerLifecycle, ...(options.providers ?? [])],
+      exports: [SERVER_CONFIG, Storage, GenericApiServer, HealthChecks, AdmissionSources, SharedInformerFactory, ApiServerLifecycle, ...(options.providers ?? [])],
     };
   }
 }

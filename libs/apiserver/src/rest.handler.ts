@@ -387,6 +387,7 @@ export class RestHandler implements WriteTarget {
     // Admission sees the object in the request's version, as kube decodes it.
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
     checkPreconditions(this.gr, name, current, options.preconditions);
+    await admit(this, 'admit', 'DELETE', ctx, '', undefined, current);
     await admit(this, 'validate', 'DELETE', ctx, '', undefined, current);
     if (this.hasPendingFinalizers(current)) {
       if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };

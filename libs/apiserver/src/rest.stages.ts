@@ -3,6 +3,7 @@ import { managerName, type ResourceFieldManagers } from './field.managers';
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
 import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn } from './resource.definition';
 import type { SubresourceStrategy } from './subresources/subresource.strategy';
+import type { AdmissionOptions } from '@kube/admission';
 
 export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
 
@@ -79,7 +80,7 @@ function fieldManager(w: Write, t: WriteTarget): void {
 }
 
 function mutatingAdmission(w: Write, t: WriteTarget): Promise<void> {
-  return admit(t, 'admit', w.operation, w.ctx, w.subresource, w.obj, w.old);
+  return admit(t, 'admit', w.operation, w.ctx, w.subresource, w.obj, w.old, admissionOptions(w.opts));
 }
 
 /**
@@ -115,7 +116,7 @@ function validate(w: Write, t: WriteTarget): void {
 }
 
 function validatingAdmission(w: Write, t: WriteTarget): Promise<void> {
-  return admit(t, 'validate', w.operation, w.ctx, w.subresource, w.obj, w.old);
+  return admit(t, 'validate', w.operation, w.ctx, w.subresource, w.obj, w.old, admissionOptions(w.opts));
 }
 
 /** The resource's side effects before the write (allocations, with an undo), then the storage version. */
@@ -148,15 +149,20 @@ export async function runWriteStages(w: Write, t: WriteTarget, stages: readonly 
 }
 
 /** Every admission plugin's admit (mutating) or validate, in order (kube's admission chain). */
-export async function admit(t: WriteTarget, phase: 'admit' | 'validate', operation: AdmissionOperation, ctx: RequestContext, subresource: string, object?: KubeObject, oldObject?: KubeObject): Promise<void> {
+export async function admit(t: WriteTarget, phase: 'admit' | 'validate', operation: AdmissionOperation, ctx: RequestContext, subresource: string, object?: KubeObject, oldObject?: KubeObject, options?: AdmissionOptions): Promise<void> {
   let attrs: AdmissionAttributes | undefined;
   for (const plugin of t.admission) {
     const run = plugin[phase];
     if (!run) continue;
     const source = object ?? oldObject;
-    attrs ??= { operation, resource: t.def, subresource, namespace: source?.metadata.namespace ?? ctx.namespace ?? '', name: source?.metadata.name ?? '', object, oldObject, ctx };
+    attrs ??= { operation, resource: t.def, subresource, namespace: source?.metadata.namespace ?? ctx.namespace ?? '', name: source?.metadata.name ?? '', object, oldObject, ctx, options };
     await run.call(plugin, attrs);
   }
+}
+
+/** The request's options as webhooks see them (CreateOptions/UpdateOptions). */
+function admissionOptions(opts: WriteOptions): AdmissionOptions {
+  return { fieldManager: opts.fieldManager, fieldValidation: opts.fieldValidation };
 }
 
 /** Graceful deletion starts: deletionTimestamp set once, generation bumped, resource-specific state. */

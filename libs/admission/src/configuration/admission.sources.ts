@@ -5,14 +5,14 @@
  * kind only when its `generation` moved, so a request never re-reads or re-compiles configuration.
  */
 import type { GroupResource, KubeObject, LabelSelector } from '@kube/apimachinery';
-import { SharedIndexInformer, storageListerWatcher, type WatchableStore } from '@kube/client';
+import { SharedIndexInformer, storageListerWatcher } from '@kube/client';
 import type { GetOptions, StorageInterface } from '@kube/storage';
 import { ADMISSION_REGISTRATION_GROUP } from '../registration/admissionregistration.types';
 import type { ServiceResolver } from '../webhook/webhook.client';
 
 /** What admission needs of a process's Storage (libs/storage's Storage is one). */
 export interface AdmissionStorage {
-  resource(resource: GroupResource, storagePrefix: string): StorageInterface & WatchableStore;
+  resource(resource: GroupResource, storagePrefix: string): StorageInterface;
 }
 
 /** Whatever the watch cache holds: no round trip. */
