@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: core-api against baselines measured in the same run on the same machine.
  *  1. GET one configmap (watch cache) vs a raw node:https server answering the same JSON, 32 connections.
- *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight.
+ *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight; then admission's cost (bench/admission.bench.ts).
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
  *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
@@ -20,6 +20,7 @@ import { startStubAggregatedServer } from './aggregated.stub';
 import { benchPriorityAndFairness } from './apf.bench';
 import { crd, fiftyFields } from './custom-resource.fixtures';
 import { benchSdk } from './sdk.bench';
+import { benchAdmission } from './admission.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
@@ -27,7 +28,7 @@ import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, 
 import { request } from 'node:https';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['get', 'create', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf'] as const;
+const FIGURES = ['get', 'create', 'admission', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf'] as const;
 type Figure = (typeof FIGURES)[number];
 /** `--quick`: shorter runs, for use before every submission. `--only create,cr`: only those figures. */
 const ARGS = process.argv.slice(2);
@@ -328,6 +329,7 @@ async function main(): Promise<void> {
       // kube does one transaction per create: anything more is a round trip to remove.
       console.log(`  etcd calls per configmap CREATE: ${callsPerRequest(callsBefore, await etcdCalls(etcd.endpoint), createOurs.requests)}`);
     }
+    if (wanted('admission')) await benchAdmission({ apiPort, pki, tls, seconds: SECONDS, line });
 
     // 3. LIST of 1,000
     if (wanted('list')) {
