@@ -1,7 +1,7 @@
 /**
  * Admission's cost on core-api: CREATE configmap with 20 webhook configurations that do not match against none
  * (target ≥ 95%: nothing matching must cost nothing), and what a matching validating webhook adds to a CREATE's
- * p50 beyond the webhook's own p50 (target ≤ 2 ms), one request at a time. `BENCH_ONLY=admission npm run bench`
+ * p50 beyond the webhook's own p50 (target ≤ 2 ms), one request at a time. `npm run bench -- --only admission`
  * runs this part alone.
  */
 import { Agent, createServer, type Server } from 'node:https';
