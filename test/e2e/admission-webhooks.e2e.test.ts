@@ -320,16 +320,19 @@ describe('admission webhooks and ValidatingAdmissionPolicy', () => {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
       metadata: { name: 'extended' },
-      webhooks: [{ name: 'extended.example.com', clientConfig: url('/deny-bad'), rules: [{ operations: ['CREATE'], apiGroups: ['example.com', 'wardle.example.com'], apiVersions: ['*'], resources: ['widgets', 'flunders'] }], sideEffects: 'None', admissionReviewVersions: ['v1'] }],
+      webhooks: [{ name: 'extended.example.com', clientConfig: url('/deny-bad'), rules: [{ operations: ['CREATE'], apiGroups: ['example.com', 'wardle.example.com'], apiVersions: ['*'], resources: ['widgets', 'flunders'] }], namespaceSelector: { matchLabels: { webhooks: 'on' } }, sideEffects: 'None', admissionReviewVersions: ['v1'] }],
     }));
-    const widget = (name: string): string => json({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace: 'unchecked' } });
-    const flunder = (name: string): string => json({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, namespace: 'unchecked' }, spec: {} });
+    const widget = (name: string, namespace = 'checked'): string => json({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name, namespace } });
+    const flunder = (name: string, namespace = 'checked'): string => json({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, namespace }, spec: {} });
     await untilRefused(widget('bad-widget-probe'), /admission webhook "extended.example.com" denied the request: name bad-widget-probe is not allowed/);
     await untilRefused(flunder('bad-flunder-probe'), /admission webhook "extended.example.com" denied the request: name bad-flunder-probe is not allowed/);
     expect(await ok(['create', '-f', '-'], widget('good-widget'))).toContain('widget.example.com/good-widget created');
     expect(await ok(['create', '-f', '-'], flunder('good-flunder'))).toContain('flunder.wardle.example.com/good-flunder created');
     expect(calls('/deny-bad', 'good-widget')[0].request).toMatchObject({ kind: { group: 'example.com', version: 'v1', kind: 'Widget' }, resource: { resource: 'widgets' } });
-    expect(calls('/deny-bad', 'good-flunder')[0].request).toMatchObject({ kind: { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder' }, namespace: 'unchecked' });
+    expect(calls('/deny-bad', 'good-flunder')[0].request).toMatchObject({ kind: { group: 'wardle.example.com', version: 'v1alpha1', kind: 'Flunder' }, namespace: 'checked' });
+    // The namespaceSelector holds in both servers (the sample-apiserver reads namespaces through the front door).
+    expect(await ok(['create', '-f', '-'], widget('bad-widget-elsewhere', 'unchecked'))).toContain('widget.example.com/bad-widget-elsewhere created');
+    expect(await ok(['create', '-f', '-'], flunder('bad-flunder-elsewhere', 'unchecked'))).toContain('flunder.wardle.example.com/bad-flunder-elsewhere created');
     await ok(['delete', 'validatingwebhookconfiguration', 'extended']);
   });
 
@@ -352,6 +355,9 @@ describe('admission webhooks and ValidatingAdmissionPolicy', () => {
         validations: [{ expression: 'variables.keys <= int(params.data.maxKeys)', messageExpression: "'too many keys: ' + string(variables.keys) + ' > ' + params.data.maxKeys" }],
       },
     }));
+    // core-api's status controller reports the generation it checked, as kube's does.
+    await ok(['wait', '--for=jsonpath={.status.observedGeneration}=1', 'validatingadmissionpolicy/max-keys.example.com', '--timeout=30s']);
+    expect(JSON.parse(await ok(['get', 'validatingadmissionpolicy', 'max-keys.example.com', '-o', 'json'])).status).toEqual({ observedGeneration: 1, typeChecking: {} });
     const binding = (name: string, label: string, actions: string[]): string =>
       json({
         apiVersion: 'admissionregistration.k8s.io/v1',

@@ -14,6 +14,7 @@ import { CertificateSigningController } from './reconcilers/csr-signing.reconcil
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
 import { NamespaceController } from './reconcilers/namespace.reconciler';
+import { ValidatingAdmissionPolicyStatusController } from './reconcilers/policy-status.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
 import { ResourceQuotaController } from './reconcilers/resourcequota.reconciler';
 import { RbacEscalationAdmission } from './resources/rbac.admission';
@@ -104,7 +105,7 @@ export class CoreApiModule {
         BootstrapManifestsController,
         ...(options.clusterSigning ? [{ provide: CLUSTER_SIGNING_CA, useValue: parseCertificateAuthority(options.clusterSigning.certPem, options.clusterSigning.keyPem) }] : []),
         CertificateSigningController,
-        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController, ResourceQuotaController,
+        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController, ResourceQuotaController, ValidatingAdmissionPolicyStatusController,
       ],
     };
   }

@@ -13,6 +13,6 @@ export { validateValidatingAdmissionPolicy, validateValidatingAdmissionPolicyBin
 export { WebhookClient, WEBHOOK_TIMEOUT_MS, type ServiceResolver, type WebhookClientConfig } from './webhook/webhook.client';
 export { MutatingWebhookAdmission, ValidatingWebhookAdmission } from './webhook/webhook.admission';
 export type { AdmissionRequest, AdmissionResponse } from './webhook/admission-review';
-export { AdmissionSources, type AdmissionStorage } from './configuration/admission.sources';
+export { AdmissionSources, guessResource, storageAdmissionBackend, type AdmissionBackend, type AdmissionStorage, type ConfigurationKind } from './configuration/admission.sources';
 export { isExemptAdmissionConfiguration } from './matching/rule.matcher';
 export { ValidatingAdmissionPolicyAdmission } from './policy/validating-admission-policy.admission';

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, Optional, type BeforeApplicationShutdown, type DynamicModule, type FactoryProvider, type OnApplicationBootstrap, type OnApplicationShutdown, type Provider } from '@nestjs/common';
-import { AdmissionSources, MutatingWebhookAdmission, ValidatingAdmissionPolicyAdmission, ValidatingWebhookAdmission } from '@kube/admission';
+import { AdmissionSources, MutatingWebhookAdmission, type AdmissionBackend, ValidatingAdmissionPolicyAdmission, ValidatingWebhookAdmission } from '@kube/admission';
 import { SharedInformerFactory } from '@kube/client';
 import { Storage } from '@kube/storage';
 import { RegistrationAnnouncers, RegistrationModule } from '@kube/registration';
@@ -32,6 +32,11 @@ export interface ApiServerModuleOptions {
   admission?: ListOption<AdmissionPlugin>;
   /** The app's providers the resource and admission factories inject (built and exported by this module). */
   providers?: Provider[];
+  /**
+   * Where admission webhooks and policies are configured from: default, this server's storage (the etcd core-api
+   * writes them to); aggregated servers read them through the control plane's API.
+   */
+  admissionBackend?: (storage: Storage) => AdmissionBackend;
 }
 
 function listProvider<T>(provide: symbol, value: ListOption<T> | undefined): Provider {
@@ -107,8 +112,9 @@ export class ApiServerModule {
         {
           provide: AdmissionSources,
           useFactory: (storage: Storage) => {
+            if (options.admissionBackend) return new AdmissionSources(options.admissionBackend(storage));
             const services = serviceStores(storage);
-            return new AdmissionSources(storage, (ref) => resolveServiceEndpoint(services, ref));
+            return AdmissionSources.forStorage(storage, (ref) => resolveServiceEndpoint(services, ref));
           },
           inject: [Storage],
         },

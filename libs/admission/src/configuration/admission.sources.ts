@@ -1,14 +1,36 @@
 /**
  * Where admission reads its configuration: the four admissionregistration.k8s.io kinds through informers (started
  * at the first admitted write, then kept current by their watch), and namespaces, Services and parameter objects
- * read from the watch caches (resourceVersion 0: no etcd round trip). Consumers rebuild what they derive from a
- * kind only when its `generation` moved, so a request never re-reads or re-compiles configuration.
+ * through an AdmissionBackend: the process's storage (core-api, extensions: the watch caches, no etcd round
+ * trip) or the control plane's API (SDK servers). Consumers rebuild what they derive from a kind only when its
+ * `generation` moved, so a request never re-reads or re-compiles configuration.
  */
-import type { GroupResource, KubeObject, LabelSelector } from '@kube/apimachinery';
-import { SharedIndexInformer, storageListerWatcher } from '@kube/client';
+import { Errors, LabelSelector, type GroupResource, type KubeObject } from '@kube/apimachinery';
+import { SharedIndexInformer, storageListerWatcher, type ListerWatcher } from '@kube/client';
 import type { GetOptions, StorageInterface } from '@kube/storage';
+import type { AdmissionAttributes } from '../admission.types';
 import { ADMISSION_REGISTRATION_GROUP } from '../registration/admissionregistration.types';
 import type { ServiceResolver } from '../webhook/webhook.client';
+
+export type ConfigurationKind = 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings';
+
+const CONFIGURATION_KINDS: readonly ConfigurationKind[] = ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings'];
+
+/** How long a write waits for the configuration informers' first list before it is refused (kube: not ready). */
+const SYNC_TIMEOUT_MS = 10_000;
+
+/** Where admission reads from. */
+export interface AdmissionBackend {
+  /** List+watch of one admissionregistration.k8s.io/v1 kind (cluster-scoped). */
+  listerWatcher(kind: ConfigurationKind): ListerWatcher;
+  /** A Namespace, as recent as the backend's cache. */
+  namespace(name: string): Promise<KubeObject | undefined>;
+  /** One object of a kind (policies' paramKind), or every one matching `selector` when no name is given. */
+  objects(apiVersion: string, kind: string, namespace: string | undefined, name: string | undefined, selector: LabelSelector): Promise<KubeObject[]>;
+  /** Resolves webhook Services to an endpoint address. */
+  resolveService?: ServiceResolver;
+  stop?(): void;
+}
 
 /** What admission needs of a process's Storage (libs/storage's Storage is one). */
 export interface AdmissionStorage {
@@ -18,7 +40,40 @@ export interface AdmissionStorage {
 /** Whatever the watch cache holds: no round trip. */
 const FROM_CACHE: GetOptions = { resourceVersion: '0' };
 
-export type ConfigurationKind = 'mutatingwebhookconfigurations' | 'validatingwebhookconfigurations' | 'validatingadmissionpolicies' | 'validatingadmissionpolicybindings';
+/** kube's UnsafeGuessKindToResource: the plural a parameter kind is served and stored under. */
+export function guessResource(kind: string): string {
+  const lower = kind.toLowerCase();
+  if (lower.endsWith('s')) return `${lower}es`;
+  if (lower.endsWith('y') && !/[aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
+  return `${lower}s`;
+}
+
+/** The group of an apiVersion ('' for the core group's "v1"). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
+
+/** The process's etcd stores: admissionregistration at kube's `/registry/<resource>/`, parameters by kube's key layout. */
+export function storageAdmissionBackend(storage: AdmissionStorage, resolveService?: ServiceResolver): AdmissionBackend {
+  const namespaces = storage.resource({ group: '', resource: 'namespaces' }, 'namespaces');
+  return {
+    listerWatcher: (kind) => storageListerWatcher(storage.resource({ group: ADMISSION_REGISTRATION_GROUP, resource: kind }, kind)),
+    namespace: async (name) => (await namespaces.tryGet(undefined, name, FROM_CACHE)) ?? undefined,
+    objects: async (apiVersion, kind, namespace, name, selector) => {
+      const group = groupOf(apiVersion);
+      const resource = guessResource(kind);
+      const store = storage.resource({ group, resource }, group === '' ? resource : `${group}/${resource}`);
+      if (name) {
+        const one = await store.tryGet(namespace || undefined, name, FROM_CACHE);
+        return one ? [one] : [];
+      }
+      const { items } = await store.list(namespace || undefined, FROM_CACHE);
+      return items.filter((o) => selector.matches(o.metadata.labels));
+    },
+    resolveService,
+  };
+}
 
 /** One watched kind: its objects sorted by name, and a generation that moves on every change. */
 export class ConfigurationSet {
@@ -40,69 +95,60 @@ export class ConfigurationSet {
   }
 }
 
-/** kube's UnsafeGuessKindToResource: the plural a parameter kind is stored under. */
-export function guessResource(kind: string): string {
-  const lower = kind.toLowerCase();
-  if (lower.endsWith('s')) return `${lower}es`;
-  if (lower.endsWith('y') && !/[aeiou]y$/.test(lower)) return `${lower.slice(0, -1)}ies`;
-  return `${lower}s`;
-}
-
 export class AdmissionSources {
   private readonly sets = new Map<ConfigurationKind, ConfigurationSet>();
   private started?: Promise<void>;
   private synced = false;
-  private readonly namespaces: StorageInterface;
 
-  constructor(
-    private readonly storage: AdmissionStorage,
-    /** Resolves webhook Services (libs/apiserver's resolveServiceEndpoint over this storage). */
-    readonly resolveService?: ServiceResolver,
-  ) {
-    for (const kind of ['mutatingwebhookconfigurations', 'validatingwebhookconfigurations', 'validatingadmissionpolicies', 'validatingadmissionpolicybindings'] as const) {
-      // kube's key layout for admissionregistration: /registry/<resource>/<name>.
-      const informer = new SharedIndexInformer(kind, storageListerWatcher(storage.resource({ group: ADMISSION_REGISTRATION_GROUP, resource: kind }, kind)));
-      this.sets.set(kind, new ConfigurationSet(informer));
-    }
-    this.namespaces = storage.resource({ group: '', resource: 'namespaces' }, 'namespaces');
+  constructor(private readonly backend: AdmissionBackend) {
+    for (const kind of CONFIGURATION_KINDS) this.sets.set(kind, new ConfigurationSet(new SharedIndexInformer(kind, backend.listerWatcher(kind))));
+  }
+
+  /** Admission over a process's own storage (the servers sharing core-api's etcd). */
+  static forStorage(storage: AdmissionStorage, resolveService?: ServiceResolver): AdmissionSources {
+    return new AdmissionSources(storageAdmissionBackend(storage, resolveService));
+  }
+
+  get resolveService(): ServiceResolver | undefined {
+    return this.backend.resolveService;
   }
 
   set(kind: ConfigurationKind): ConfigurationSet {
     return this.sets.get(kind)!;
   }
 
-  /** Resolves once every configuration informer has synced (they start with the first call). */
-  ready(): Promise<void> | undefined {
+  /**
+   * Resolves once every configuration informer has synced (they start with the first call); a write that waited
+   * too long is refused as kube refuses writes before its admission plugins are ready. Undefined once synced.
+   */
+  ready(a: AdmissionAttributes): Promise<void> | undefined {
     if (this.synced) return undefined;
     this.started ??= (async () => {
       for (const set of this.sets.values()) set.informer.run();
       await Promise.all([...this.sets.values()].map((s) => s.informer.waitForSync()));
       this.synced = true;
     })();
-    return this.started;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(Errors.forbidden({ group: a.resource.group, resource: a.resource.plural }, a.name, 'not yet ready to handle request')), SYNC_TIMEOUT_MS);
+    });
+    return Promise.race([this.started, timeout]).finally(() => clearTimeout(timer));
   }
 
-  async namespace(name: string): Promise<KubeObject | undefined> {
-    return (await this.namespaces.tryGet(undefined, name, FROM_CACHE)) ?? undefined;
-  }
-
-  /** A parameter object (policies' paramKind) by group/kind: the core group under /registry/<plural>, others under <group>/<plural>. */
-  private paramStore(apiVersion: string, kind: string): StorageInterface {
-    const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-    const resource = guessResource(kind);
-    return this.storage.resource({ group, resource }, group === '' ? resource : `${group}/${resource}`);
+  namespace(name: string): Promise<KubeObject | undefined> {
+    return this.backend.namespace(name);
   }
 
   async param(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<KubeObject | undefined> {
-    return (await this.paramStore(apiVersion, kind).tryGet(namespace || undefined, name, FROM_CACHE)) ?? undefined;
+    return (await this.backend.objects(apiVersion, kind, namespace, name, LabelSelector.everything()))[0];
   }
 
-  async params(apiVersion: string, kind: string, namespace: string | undefined, selector: LabelSelector): Promise<KubeObject[]> {
-    const { items } = await this.paramStore(apiVersion, kind).list(namespace || undefined, { resourceVersion: '0' });
-    return items.filter((o) => selector.matches(o.metadata.labels));
+  params(apiVersion: string, kind: string, namespace: string | undefined, selector: LabelSelector): Promise<KubeObject[]> {
+    return this.backend.objects(apiVersion, kind, namespace, undefined, selector);
   }
 
   stop(): void {
     for (const set of this.sets.values()) set.informer.stop();
+    this.backend.stop?.();
   }
 }

@@ -155,7 +155,7 @@ export class ValidatingAdmissionPolicyAdmission implements AdmissionPlugin {
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (isExemptAdmissionConfiguration(a.resource.group, a.resource.plural)) return;
-    const ready = this.sources.ready();
+    const ready = this.sources.ready(a);
     if (ready) await ready;
     const r = ruleRequest(a);
     const candidates = this.candidates(r);

@@ -146,7 +146,7 @@ abstract class WebhookAdmission implements AdmissionPlugin {
   /** The webhooks whose rules select this request (none for admission's own configuration objects). */
   protected async candidates(a: AdmissionAttributes): Promise<readonly CompiledWebhook[]> {
     if (isExemptAdmissionConfiguration(a.resource.group, a.resource.plural)) return [];
-    const ready = this.sources.ready();
+    const ready = this.sources.ready(a);
     if (ready) await ready;
     return this.index.candidates(ruleRequest(a));
   }

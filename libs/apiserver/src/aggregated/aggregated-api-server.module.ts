@@ -2,8 +2,10 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { ApiServerModule, type ApiServerModuleOptions } from '../api-server.module';
 import type { Authorizer } from '../authorization/authorizer';
 import { DelegatingAuthorizer } from '../authorization/delegating.authorizer';
+import type { AdmissionBackend } from '@kube/admission';
 import type { UserInfo } from '../resource.definition';
 import { ApiClient } from './api.client';
+import { controlPlaneAdmissionBackend } from './control-plane.admission';
 import { TokenReviewAuthenticator } from './token-review.authenticator';
 import { SelfRegistrationModule, type ApiServiceIdentity } from './apiservice.registrar';
 import type { AggregatedServerOptions } from './aggregated-server.main';
@@ -31,10 +33,17 @@ export function aggregatedTokenReview(options: AggregatedServerOptions): ((token
   return new TokenReviewAuthenticator((token) => client.tokenReview(token)).authenticate;
 }
 
+/** Admission configuration read through the control plane it registers with (else from its own etcd). */
+export function aggregatedAdmissionBackend(options: AggregatedServerOptions): (() => AdmissionBackend) | undefined {
+  const target = options.registration?.target;
+  return target ? () => controlPlaneAdmissionBackend(target) : undefined;
+}
+
 /**
  * An aggregated API server in one import: the generic server with its resources and admission
- * (ApiServerModule), its requests authorized by the control plane (aggregatedAuthorizer), and its APIService
- * registered through the aggregator when `registration` is given (runAggregatedServer passes it from KUBE_REGISTER_URL).
+ * (ApiServerModule; webhooks and policies configured through the control plane), its requests authorized by the
+ * control plane (aggregatedAuthorizer), and its APIService registered through the aggregator when `registration`
+ * is given (runAggregatedServer passes it from KUBE_REGISTER_URL).
  */
 @Module({})
 export class AggregatedApiServerModule {
@@ -44,7 +53,7 @@ export class AggregatedApiServerModule {
     return {
       module: AggregatedApiServerModule,
       imports: [
-        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission }),
+        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission, admissionBackend: aggregatedAdmissionBackend(options) }),
         ...SelfRegistrationModule.when(options.apiService, options.registration),
       ],
     };
