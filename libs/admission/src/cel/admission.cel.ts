@@ -17,13 +17,21 @@ export type Activation = Record<string, unknown>;
 
 const VARIABLES = ['object', 'oldObject', 'request', 'params', 'namespaceObject', 'variables', 'authorizer'];
 
-const env = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
-registerKubeLibrary(env);
-for (const name of VARIABLES) env.registerVariable(name, 'dyn');
+let shared: Environment | undefined;
+
+/** One environment for every admission expression, built at first use (not when the module loads). */
+function environment(): Environment {
+  if (!shared) {
+    shared = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    registerKubeLibrary(shared);
+    for (const name of VARIABLES) shared.registerVariable(name, 'dyn');
+  }
+  return shared;
+}
 
 export function compileExpression(source: string, returns: CelReturnType): CompiledExpression {
   try {
-    const parsed = env.parse(source);
+    const parsed = environment().parse(source);
     const checked = parsed.check();
     if (!checked.valid) return { ok: false, source, error: `compilation failed: ${formatIssue(source, checked.error)}` };
     const type = checked.type ?? 'dyn';
