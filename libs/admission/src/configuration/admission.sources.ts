@@ -40,7 +40,7 @@ export interface AdmissionStorage {
 /** Whatever the watch cache holds: no round trip. */
 const FROM_CACHE: GetOptions = { resourceVersion: '0' };
 
-/** kube's UnsafeGuessKindToResource: the plural a parameter kind is served and stored under. */
+/** The plural a parameter kind is served and stored under: kube's UnsafeGuessKindToResource, except that a vowel + y takes an s (gateways). */
 export function guessResource(kind: string): string {
   const lower = kind.toLowerCase();
   if (lower.endsWith('s')) return `${lower}es`;

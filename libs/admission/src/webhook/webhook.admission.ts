@@ -53,10 +53,6 @@ class CompiledWebhook {
     this.clientOf ??= new WebhookClient(this.hook.clientConfig ?? {}, this.sources.resolveService, (this.hook.timeoutSeconds ?? 10) * 1000);
     return this.clientOf;
   }
-
-  close(): void {
-    this.clientOf?.close();
-  }
 }
 
 /** kube's ErrCallingWebhook: the webhook could not be asked, or its answer was unusable (failurePolicy decides). */
@@ -100,8 +96,7 @@ class WebhookIndex {
 
   private rebuild(): void {
     this.generation = this.set.generation;
-    // Replaced clients are closed; calls in flight on them finish on their own sockets.
-    for (const h of this.hooks) h.close();
+    // Replaced clients are dropped, not closed: calls in flight finish, idle sockets time out.
     this.hooks = this.set.list().flatMap((c) => ((c as WebhookConfiguration).webhooks ?? []).map((hook) => new CompiledWebhook(hook, this.sources)));
     this.byRule.clear();
   }

@@ -97,11 +97,6 @@ export class WebhookClient {
     }
   }
 
-  /** Closes pooled connections (a configuration replaced or removed). */
-  close(): void {
-    this.agent.destroy();
-  }
-
   private async endpoint(): Promise<WebhookEndpoint> {
     const svc = this.config.service;
     if (!svc) return { url: new URL(this.config.url ?? '') };
