@@ -75,6 +75,10 @@ describe.skipIf(!helm.path)(`the chart's bootstrap RBAC for self-registering agg
     expect(await can(SAMPLE, 'get', 'configmaps/extension-apiserver-authentication', '-n', 'kube-system')).toBe('yes');
     expect(await can(SAMPLE, 'get', 'secrets', '-n', 'kube-system')).toBe('no');
     expect(await can(SAMPLE, 'delete', 'apiservices.apiregistration.k8s.io/v1alpha1.wardle.example.com')).toBe('no');
+    // Its admission reads webhook configurations, policies and namespaces through the front door.
+    expect(await can(SAMPLE, 'watch', 'validatingwebhookconfigurations.admissionregistration.k8s.io')).toBe('yes');
+    expect(await can(SAMPLE, 'list', 'namespaces')).toBe('yes');
+    expect(await can(SAMPLE, 'update', 'validatingwebhookconfigurations.admissionregistration.k8s.io')).toBe('no');
     // aggregatedApiservers[].rules: counts-apiserver lists what it counts.
     expect(await can('system:kube-ts:counts-apiserver', 'list', 'pods', '-A')).toBe('yes');
     expect(await can('system:kube-ts:counts-apiserver', 'get', 'secrets/x', '-n', 'default')).toBe('no');
