@@ -162,6 +162,9 @@ describe('deploy/sample-apiserver/rbac.yaml', () => {
     const configMap = await sample.k(['auth', 'can-i', 'get', 'configmap/extension-apiserver-authentication', '-n', 'kube-system']);
     expect(configMap.stdout, configMap.stderr).toBe('yes\n');
     expect((await sample.k(['auth', 'can-i', 'list', 'secrets', '-A'])).stdout).toBe('no\n');
+    // What its admission is configured by, read only.
+    expect((await sample.k(['auth', 'can-i', 'watch', 'validatingadmissionpolicies.admissionregistration.k8s.io'])).stdout).toBe('yes\n');
+    expect((await sample.k(['auth', 'can-i', 'delete', 'validatingadmissionpolicies.admissionregistration.k8s.io'])).stdout).toBe('no\n');
     // What wardle's DelegatingAuthorizer sends, as that identity.
     const review = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'carol', groups: ['system:authenticated'], resourceAttributes: { namespace: ns, verb: 'list', group: 'wardle.example.com', version: 'v1alpha1', resource: 'flunders' } } };
     // --validate=false: kubectl's validation lists CRDs, which this identity may not (as on a cluster).
