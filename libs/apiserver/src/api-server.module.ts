@@ -54,6 +54,12 @@ function configuredAdmission(sources: AdmissionSources): AdmissionPlugin[] {
   return [new MutatingWebhookAdmission(sources), new ValidatingAdmissionPolicyAdmission(sources), new ValidatingWebhookAdmission(sources)];
 }
 
+/** The server's plugins, then the configured ones, with ResourceQuota kept last as in kube's plugin order. */
+export function withConfiguredAdmission(own: readonly AdmissionPlugin[], sources: AdmissionSources): AdmissionPlugin[] {
+  const last = own.filter((p) => p.name === 'ResourceQuota');
+  return [...own.filter((p) => p.name !== 'ResourceQuota'), ...configuredAdmission(sources), ...last];
+}
+
 /** Starts the HTTPS listener once every module is initialised, and drains it on shutdown. */
 @Injectable()
 export class ApiServerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -122,7 +128,7 @@ export class ApiServerModule {
           provide: GenericApiServer,
           useFactory: (storage: Storage, resources: ResourceDefinition[], admission: AdmissionPlugin[], sources: AdmissionSources, authorizer?: Authorizer) => {
             const server = new GenericApiServer({ ...options.config.server, authorizer: authorizer ?? options.config.server.authorizer }, storage);
-            server.install(resources, [...admission, ...configuredAdmission(sources)]);
+            server.install(resources, withConfiguredAdmission(admission, sources));
             return server;
           },
           inject: [Storage, API_SERVER_RESOURCES, ADMISSION_PLUGINS, AdmissionSources, { token: AUTHORIZER, optional: true }],
