@@ -10,6 +10,7 @@ import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
 import { AggregatorModule, FrontDoorLifecycle } from '../../apps/aggregator/src/aggregator.module';
 import { ExtensionsModule } from '../../apps/extensions/src/extensions.module';
+import { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';
 
 export interface HttpResult {
   status: number;
@@ -25,6 +26,8 @@ export interface CoreApiHarness {
   pki: PkiPaths;
   etcd: EtcdProcess;
   app: INestApplicationContext;
+  /** The controller-manager running against this server (unless started with `controllerManager: false`). */
+  controllerManager?: ControllerManagerHandle;
   /** An HTTPS request as the admin (client certificate), or anonymous with `anonymous: true`. */
   request(method: string, path: string, opts?: { body?: string | Buffer; headers?: Record<string, string>; anonymous?: boolean }): Promise<HttpResult>;
   stop(): Promise<void>;
@@ -86,7 +89,7 @@ async function adminAccess(pki: PkiPaths, dir: string, port: number): Promise<{ 
 }
 
 /** Boots core-api in this process on a free port against its own etcd, with a PKI and admin kubeconfig. */
-export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlight?: number; requestTimeoutMs?: number } = {}): Promise<CoreApiHarness> {
+export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlight?: number; requestTimeoutMs?: number; controllerManager?: boolean } = {}): Promise<CoreApiHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('core-api');
   const pki = await ensurePki(join(dir, 'pki'));
@@ -96,13 +99,16 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   const access = await adminAccess(pki, dir, port);
   // Handed out once /readyz passes, like a stack (the RBAC bootstrap policy is a readiness check).
   await untilReady(access.request);
+  const controllerManager = opts.controllerManager === false ? undefined : await startControllerManager(access.url, pki);
   return {
     ...access,
     port,
     pki,
     etcd,
     app,
+    controllerManager,
     stop: async () => {
+      await controllerManager?.stop();
       await app.close();
       if (!opts.etcd) await etcd.stop();
     },
@@ -131,7 +137,7 @@ export interface StackHarness extends CoreApiHarness {
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
 export async function startStack(
-  opts: { etcd?: EtcdProcess; natsUrl?: string; natsTls?: NatsTlsOf; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string } = {},
+  opts: { etcd?: EtcdProcess; natsUrl?: string; natsTls?: NatsTlsOf; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string; controllerManager?: boolean } = {},
 ): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
@@ -162,6 +168,8 @@ export async function startStack(
   const coreAccess = await adminAccess(pki, dir, corePort);
   await untilReady(coreAccess.request);
   await untilReady(front.request);
+  // Like kube-controller-manager: through the front door, with its own identity.
+  const controllerManager = opts.controllerManager === false ? undefined : await startControllerManager(front.url, pki);
   return {
     ...front,
     port,
@@ -169,9 +177,11 @@ export async function startStack(
     etcd,
     app: aggregator,
     apps,
+    controllerManager,
     core: coreAccess,
     extensions: await adminAccess(pki, dir, extPort),
     stop: async () => {
+      await controllerManager?.stop();
       for (const a of apps) await a.close();
       if (!opts.etcd) await etcd.stop();
     },

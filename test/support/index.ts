@@ -10,3 +10,4 @@ export { until } from './until';
 export { hasMetric, metricTotal } from './metrics.exposition';
 export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
 export { type SecuredNats, startSecuredNats } from './secured-nats';
+export { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LimitRangerAdmission, ResourceQuotaAdmission } from '@kube/admission';
 import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
@@ -12,8 +12,6 @@ import { BootstrapController } from './reconcilers/bootstrap.reconciler';
 import { FlowControlConfigController } from './reconcilers/flowcontrol-config.reconciler';
 import { CertificateSigningController } from './reconcilers/csr-signing.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
-import { ClusterRoleAggregationController } from './reconcilers/clusterrole-aggregation.reconciler';
-import { NamespaceController } from './reconcilers/namespace.reconciler';
 import { ValidatingAdmissionPolicyStatusController } from './reconcilers/policy-status.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
 import { ResourceQuotaController } from './reconcilers/resourcequota.reconciler';
@@ -34,10 +32,14 @@ export interface CoreApiOptions {
   clusterSigning?: { certPem: string; keyPem: string };
 }
 
-/** Stops following the RBAC objects on shutdown. */
+/** Follows the RBAC objects (review APIs and escalation checks read them) from start to shutdown. */
 @Injectable()
-class AuthorizationLifecycle implements OnApplicationShutdown {
+class AuthorizationLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(AUTHORIZATION) private readonly authz: AuthorizationSet) {}
+
+  onApplicationBootstrap(): void {
+    void this.authz.start();
+  }
 
   onApplicationShutdown(): void {
     this.authz.stop();
@@ -45,9 +47,9 @@ class AuthorizationLifecycle implements OnApplicationShutdown {
 }
 
 /**
- * core-api: the built-in resources on the generic API server, plus kube's bootstrap and namespace
- * controllers, the Service IP/port allocator, RBAC (its API, bootstrap policy, aggregation, escalation checks)
- * and the review APIs.
+ * core-api: the built-in resources on the generic API server, plus what kube runs inside kube-apiserver: the
+ * bootstrap controller, the Service IP/port allocator with its repair, RBAC (its API, bootstrap policy, escalation
+ * checks) and the review APIs. Namespace deletion and ClusterRole aggregation run in apps/controller-manager.
  */
 /** What TokenRequest and TokenReview need: the shared token issuer/verifier, bound-object stores, the token authenticator. */
 function serviceAccountIssuance(config: ServerConfig, storage: Storage): Parameters<typeof buildCoreResources>[3] {
@@ -105,7 +107,7 @@ export class CoreApiModule {
         BootstrapManifestsController,
         ...(options.clusterSigning ? [{ provide: CLUSTER_SIGNING_CA, useValue: parseCertificateAuthority(options.clusterSigning.certPem, options.clusterSigning.keyPem) }] : []),
         CertificateSigningController,
-        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, NamespaceController, RbacBootstrapController, ClusterRoleAggregationController, ResourceQuotaController, ValidatingAdmissionPolicyStatusController,
+        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, RbacBootstrapController, ResourceQuotaController, ValidatingAdmissionPolicyStatusController,
       ],
     };
   }

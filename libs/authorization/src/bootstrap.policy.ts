@@ -130,3 +130,52 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
     subjects: [user('system:kube-controller-manager'), user('system:kube-scheduler')],
   },
 ];
+
+const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], ['', 'events.k8s.io'], ['events']);
+
+/** kube's controller roles (controller_policy.go) for the controllers apps/controller-manager runs. */
+const CONTROLLER_ROLES: readonly ClusterRole[] = [
+  clusterRole('system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
+  clusterRole('system:controller:generic-garbage-collector', [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule()]),
+  clusterRole('system:controller:namespace-controller', [
+    rule(['get', 'list', 'watch', 'delete'], [''], ['namespaces']),
+    rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
+    rule(['get', 'list', 'watch', 'delete', 'deletecollection'], ['*'], ['*']),
+  ]),
+  clusterRole('system:controller:root-ca-cert-publisher', [rule(['create', 'update'], [''], ['configmaps']), eventsRule()]),
+  clusterRole('system:controller:service-account-controller', [rule(['create'], [''], ['serviceaccounts']), eventsRule()]),
+];
+
+/**
+ * kube's system:kube-controller-manager role (policy.go) and the controller roles above. kube binds each
+ * controller role to the controller's ServiceAccount in kube-system (--use-service-account-credentials); the
+ * controller-manager here acts with its own certificate, so each binding also names User system:kube-controller-manager.
+ */
+export const CONTROLLER_MANAGER_CLUSTER_ROLES: readonly ClusterRole[] = [
+  clusterRole('system:kube-controller-manager', [
+    eventsRule(),
+    rule(['create'], ['coordination.k8s.io'], ['leases']),
+    rule(['get', 'update'], ['coordination.k8s.io'], ['leases'], ['kube-controller-manager']),
+    rule(['create'], [''], ['endpoints']),
+    rule(['get', 'update'], [''], ['endpoints'], ['kube-controller-manager']),
+    rule(['create'], [''], ['secrets', 'serviceaccounts']),
+    rule(['delete'], [''], ['secrets']),
+    rule(['get'], [''], ['configmaps', 'namespaces', 'secrets', 'serviceaccounts']),
+    rule(['update'], [''], ['secrets', 'serviceaccounts']),
+    rule(['create'], ['authentication.k8s.io'], ['tokenreviews']),
+    rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+    rule(['list', 'watch'], ['*'], ['*']),
+    rule(['create'], [''], ['serviceaccounts/token']),
+  ]),
+  ...CONTROLLER_ROLES,
+];
+
+const serviceAccount = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
+
+export const CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS: readonly RoleBinding[] = [
+  clusterRoleBinding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
+  ...CONTROLLER_ROLES.map((r) => {
+    const name = r.metadata.name as string;
+    return clusterRoleBinding(name, [serviceAccount('kube-system', name.slice('system:controller:'.length)), user('system:kube-controller-manager')]);
+  }),
+];

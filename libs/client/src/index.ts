@@ -9,3 +9,6 @@ export { RateLimitingQueue } from './workqueue/rate-limiting-queue';
 export { BucketRateLimiter, ItemExponentialFailureRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter, type RateLimiter } from './workqueue/rate-limiters';
 export { Controller, type ControllerOptions, type Reconcile, type ReconcileResult, type Syncable } from './controller/controller.runner';
 export { EventBus } from './events.bus';
+export { RestClient, resourcePath, restListerWatcher, statusErrorFrom, type RequestOptions, type ResourcePath, type RestConfig } from './rest/rest.client';
+export { discoverResources, withVerbs, type DiscoveredResource, type DiscoverySnapshot } from './rest/discovery.client';
+export { LeaderElector, type LeaderElectionOptions } from './leaderelection/lease.elector';

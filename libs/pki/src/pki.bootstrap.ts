@@ -19,6 +19,9 @@ export interface PkiPaths {
   readonly adminKey: string;
   readonly frontProxyClientCert: string;
   readonly frontProxyClientKey: string;
+  /** The controller-manager's client certificate (CN system:kube-controller-manager, kubeadm's controller-manager.conf). */
+  readonly controllerManagerCert: string;
+  readonly controllerManagerKey: string;
   /** The service-account signing key pair (kubeadm's sa.key / sa.pub). */
   readonly serviceAccountKey: string;
   readonly serviceAccountPub: string;
@@ -69,6 +72,8 @@ export function pkiPaths(dir: string): PkiPaths {
     adminKey: file('admin.key'),
     frontProxyClientCert: file('front-proxy-client.crt'),
     frontProxyClientKey: file('front-proxy-client.key'),
+    controllerManagerCert: file('controller-manager.crt'),
+    controllerManagerKey: file('controller-manager.key'),
     serviceAccountKey: file('sa.key'),
     serviceAccountPub: file('sa.pub'),
     natsCaCert: file('nats-ca.crt'),
@@ -102,6 +107,10 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
   await ensureLeaf({ cert: paths.adminCert, key: paths.adminKey }, cluster.ca, cluster.created, {
     commonName: 'kubernetes-admin',
     organizations: ['system:masters'],
+    usage: 'client',
+  });
+  await ensureLeaf({ cert: paths.controllerManagerCert, key: paths.controllerManagerKey }, cluster.ca, cluster.created, {
+    commonName: 'system:kube-controller-manager',
     usage: 'client',
   });
   await ensureLeaf({ cert: paths.frontProxyClientCert, key: paths.frontProxyClientKey }, frontProxy.ca, frontProxy.created, {

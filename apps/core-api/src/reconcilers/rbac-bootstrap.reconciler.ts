@@ -7,6 +7,8 @@ import {
   BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
   BOOTSTRAP_ROLES,
   BOOTSTRAP_ROLE_BINDINGS,
+  CONTROLLER_MANAGER_CLUSTER_ROLES,
+  CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS,
   RBAC_GROUP,
   covers,
   type ClusterRole,
@@ -90,8 +92,8 @@ export class RbacBootstrapController implements OnApplicationBootstrap, OnApplic
   }
 
   async reconcile(): Promise<void> {
-    for (const role of BOOTSTRAP_CLUSTER_ROLES) await this.ensure('clusterroles', role, (e) => reconcileRole(e as ClusterRole, role));
-    for (const b of BOOTSTRAP_CLUSTER_ROLE_BINDINGS) await this.ensure('clusterrolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
+    for (const role of [...BOOTSTRAP_CLUSTER_ROLES, ...CONTROLLER_MANAGER_CLUSTER_ROLES]) await this.ensure('clusterroles', role, (e) => reconcileRole(e as ClusterRole, role));
+    for (const b of [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS]) await this.ensure('clusterrolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
     for (const role of BOOTSTRAP_ROLES) await this.ensure('roles', role, (e) => reconcileRole(e as ClusterRole, role));
     for (const b of BOOTSTRAP_ROLE_BINDINGS) await this.ensure('rolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
   }

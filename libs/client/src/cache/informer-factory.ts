@@ -40,6 +40,13 @@ export class SharedInformerFactory {
     return informer;
   }
 
+  /** Stops and drops the informer of a resource that is no longer served (a deleted CRD, a removed APIService). */
+  remove(gr: GroupResource): void {
+    const key = `${gr.resource}.${gr.group}`;
+    this.informers.get(key)?.stop();
+    this.informers.delete(key);
+  }
+
   /** Starts every informer asked for so far (idempotent; call again after asking for more). */
   start(): void {
     for (const informer of this.informers.values()) informer.run();

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { RestConfig } from '@kube/client';
+
+export interface ControllerManagerOptions {
+  /** The front door (or any API server), and the controller-manager's own client certificate. */
+  api: RestConfig;
+  /** Health and metrics endpoint (kube: 10257). Port 0 picks a free one. */
+  serving: { bindAddress: string; port: number; certPem: string; keyPem: string };
+  /** kube's --root-ca-file: what kube-root-ca.crt publishes. */
+  rootCaPem: string;
+  /** holderIdentity in the Lease; kube: `<hostname>_<uuid>`. */
+  identity?: string;
+  leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
+  /** Controllers to run (kube's --controllers); all by default. */
+  controllers?: string[];
+}
+
+export const LEASE_NAMESPACE = 'kube-system';
+export const LEASE_NAME = 'kube-controller-manager';
+
+export function defaultIdentity(): string {
+  return `${hostname()}_${randomUUID()}`;
+}
+
+function file(env: NodeJS.ProcessEnv, name: string): string {
+  const path = env[name];
+  if (!path) throw new Error(`${name} is required`);
+  return readFileSync(path, 'utf8');
+}
+
+/**
+ * KUBE_MASTER_URL (the front door), KUBE_CLIENT_CERT_FILE / KUBE_CLIENT_KEY_FILE (the system:kube-controller-manager
+ * certificate), KUBE_CLIENT_CA_FILE (verifies the front door), KUBE_ROOT_CA_FILE (published as kube-root-ca.crt;
+ * default the client CA), KUBE_TLS_CERT_FILE / KUBE_TLS_PRIVATE_KEY_FILE and KUBE_BIND_ADDRESS / KUBE_SECURE_PORT
+ * for /healthz, /readyz and /metrics, KUBE_CONTROLLERS (comma-separated, default all).
+ */
+export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ControllerManagerOptions {
+  const url = env.KUBE_MASTER_URL;
+  if (!url) throw new Error('KUBE_MASTER_URL is required (the front door, e.g. https://127.0.0.1:6443)');
+  const caPem = file(env, 'KUBE_CLIENT_CA_FILE');
+  return {
+    api: { url, caPem, certPem: file(env, 'KUBE_CLIENT_CERT_FILE'), keyPem: file(env, 'KUBE_CLIENT_KEY_FILE'), userAgent: 'kube-controller-manager/v1.33.0 (linux/amd64) kube-ts' },
+    serving: { bindAddress: env.KUBE_BIND_ADDRESS ?? '0.0.0.0', port: Number(env.KUBE_SECURE_PORT ?? 10257), certPem: file(env, 'KUBE_TLS_CERT_FILE'), keyPem: file(env, 'KUBE_TLS_PRIVATE_KEY_FILE') },
+    rootCaPem: env.KUBE_ROOT_CA_FILE ? readFileSync(env.KUBE_ROOT_CA_FILE, 'utf8') : caPem,
+    controllers: env.KUBE_CONTROLLERS ? env.KUBE_CONTROLLERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+  };
+}

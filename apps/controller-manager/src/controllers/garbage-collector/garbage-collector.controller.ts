@@ -1,0 +1,310 @@
+import { Logger } from '@nestjs/common';
+import { isStatusError, type KubeObject, type OwnerReference } from '@kube/apimachinery';
+import { Controller, resourcePath, withVerbs, type DiscoveredResource, type DiscoverySnapshot, type ReconcileResult, type ResourceEventHandler, type SharedIndexInformer } from '@kube/client';
+import type { ControllerContext, ManagedController } from '../../controller.context';
+import { DependencyGraph, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type GraphNode, type ObjectIdentity } from './dependency.graph';
+
+/** kube's --concurrent-gc-syncs default. */
+const GC_WORKERS = 20;
+/** How long start-up waits for the graph's informers before collecting anyway (kube: the sync timeout of its monitors). */
+const SYNC_TIMEOUT_MS = 30_000;
+/** kube's GC ignores events: they are many and owned by nothing. */
+const IGNORED = new Set(['events.', 'events.events.k8s.io']);
+
+type Policy = 'Background' | 'Foreground' | 'Orphan';
+
+/** A cluster-scoped dependent names a namespaced owner: never resolvable, never retried (kube's namespacedOwnerOfClusterScopedObjectErr). */
+class InvalidOwnerNamespace extends Error {}
+
+/**
+ * kube's garbage collector (pkg/controller/garbagecollector): a dependency graph fed by an informer on every
+ * resource discovery lists with list, watch and delete (rediscovered periodically and when CRDs or APIServices
+ * change), and two queues: attemptToDelete (dependents whose owners may be gone, owners deleting in foreground,
+ * virtual owners to verify) and attemptToOrphan (owners with the `orphan` finalizer). Every owner is checked
+ * with a live GET by uid before a dependent is deleted.
+ */
+export class GarbageCollector implements ManagedController {
+  readonly name = 'garbage-collector-controller';
+  private readonly logger = new Logger('GarbageCollector');
+  private readonly graph: DependencyGraph;
+  private readonly deleter: Controller;
+  private readonly orphaner: Controller;
+  private readonly monitors = new Map<string, { resource: DiscoveredResource; informer: SharedIndexInformer }>();
+  private stopped = false;
+
+  constructor(private readonly ctx: ControllerContext) {
+    this.deleter = new Controller({ name: 'GarbageCollector/attemptToDelete', reconcile: (uid) => this.attemptToDelete(uid), workers: GC_WORKERS, waitFor: [{ waitForSync: () => this.monitorsSynced() }] });
+    this.orphaner = new Controller({ name: 'GarbageCollector/attemptToOrphan', reconcile: (uid) => this.attemptToOrphan(uid), workers: 5, waitFor: [{ waitForSync: () => this.monitorsSynced() }] });
+    this.graph = new DependencyGraph({
+      attemptToDelete: (n) => this.deleter.enqueue(n.identity.uid),
+      attemptToOrphan: (n) => this.orphaner.enqueue(n.identity.uid),
+      invalidNamespaceOwnerRef: (dependent, ref) => this.reportInvalidNamespace(dependent, ref),
+    });
+    ctx.discovery.onChange((snapshot) => this.syncMonitors(snapshot));
+    // kube's GC resyncs its monitors when resources appear or go: CRDs and APIServices are the cause here.
+    for (const gr of [{ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }, { group: 'apiregistration.k8s.io', resource: 'apiservices' }]) {
+      if (!ctx.discovery.resourceFor(gr)) continue;
+      ctx.informers.informerFor(gr).addEventHandler({ add: () => ctx.discovery.refreshSoon(), update: (a, b) => a.metadata.resourceVersion !== b.metadata.resourceVersion && ctx.discovery.refreshSoon(), delete: () => ctx.discovery.refreshSoon() });
+    }
+    this.syncMonitors(ctx.discovery.current);
+  }
+
+  async start(): Promise<void> {
+    this.ctx.informers.start();
+    await Promise.all([this.deleter.run(), this.orphaner.run()]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all([this.deleter.shutDown(), this.orphaner.shutDown()]);
+  }
+
+  /** Number of objects (and virtual owners) in the graph: for tests and metrics. */
+  get graphSize(): number {
+    return this.graph.size;
+  }
+
+  /** Informers for what is deletable now; informers for what is no longer served are dropped. */
+  private syncMonitors(snapshot: DiscoverySnapshot): void {
+    if (this.stopped) return;
+    const wanted = new Map<string, DiscoveredResource>();
+    for (const r of withVerbs(snapshot.preferred, 'list', 'watch', 'delete')) {
+      const key = `${r.resource}.${r.group}`;
+      if (!r.resource.includes('/') && !IGNORED.has(key)) wanted.set(key, r);
+    }
+    for (const [key, m] of this.monitors) {
+      if (wanted.has(key)) continue;
+      this.monitors.delete(key);
+      this.ctx.informers.remove(m.resource);
+    }
+    let added = false;
+    for (const [key, r] of wanted) {
+      const existing = this.monitors.get(key);
+      if (existing) {
+        existing.resource = r;
+        continue;
+      }
+      const informer = this.ctx.informers.informerFor(r);
+      const monitor = { resource: r, informer };
+      this.monitors.set(key, monitor);
+      informer.addEventHandler(this.graphHandler(monitor));
+      added = true;
+    }
+    if (added) this.ctx.informers.start();
+  }
+
+  private graphHandler(monitor: { resource: DiscoveredResource }): ResourceEventHandler {
+    const identity = (obj: KubeObject): ObjectIdentity => {
+      const r = monitor.resource;
+      return { apiVersion: r.group ? `${r.group}/${r.version}` : r.version, kind: r.kind, name: obj.metadata.name as string, uid: obj.metadata.uid as string, namespace: r.namespaced ? (obj.metadata.namespace ?? '') : '' };
+    };
+    return {
+      add: (obj) => obj.metadata.uid && this.graph.upsert(obj, identity(obj)),
+      update: (_, obj) => obj.metadata.uid && this.graph.upsert(obj, identity(obj)),
+      delete: (obj) => this.graph.remove(obj),
+    };
+  }
+
+  /** Resolves once every monitor synced, or after SYNC_TIMEOUT_MS (a dead aggregated server must not stop collection). */
+  private async monitorsSynced(): Promise<void> {
+    const all = Promise.all([...this.monitors.values()].map((m) => m.informer.waitForSync()));
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_TIMEOUT_MS)));
+    await Promise.race([all, timeout]);
+    clearTimeout(timer);
+  }
+
+  // ---- attemptToDelete (kube's attemptToDeleteItem) ----
+
+  private async attemptToDelete(uid: string): Promise<ReconcileResult | void> {
+    const node = this.graph.node(uid);
+    if (!node) return;
+    // Being deleted by someone else, not waiting for its dependents: nothing for us to do.
+    if (node.beingDeleted && !node.deletingDependents) return;
+    const latest = await this.getLive(node.identity);
+    if (!latest || latest.metadata.uid !== node.identity.uid) {
+      this.graph.virtualDelete(node.identity);
+      return;
+    }
+    // It exists: wait until an informer shows it (kube requeues virtual nodes until observed).
+    if (node.virtual) return { requeue: true };
+    if (node.deletingDependents) return this.processDeletingDependents(node);
+    const refs = latest.metadata.ownerReferences ?? [];
+    if (!refs.length) return;
+    let classified;
+    try {
+      classified = await this.classifyReferences(node, refs);
+    } catch (err) {
+      if (err instanceof InvalidOwnerNamespace) return;
+      throw err;
+    }
+    const { solid, dangling, waiting } = classified;
+    if (solid.length) {
+      if (!dangling.length && !waiting.length) return;
+      // Some owners are gone or deleting in foreground: drop those references, keep the object.
+      const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
+      await this.patchOwnerReferences(node, latest, refs.filter((r) => !drop.has(r.uid)));
+      return;
+    }
+    if (waiting.length && node.dependents.size) {
+      // An owner waits for us and we have dependents: delete in foreground (unblocking a cycle first).
+      if ([...node.dependents].some((d) => d.deletingDependents)) {
+        await this.patchOwnerReferences(node, latest, refs.map((r) => (waiting.some((w) => w.uid === r.uid) ? { ...r, blockOwnerDeletion: false } : r)));
+      }
+      await this.deleteObject(node.identity, 'Foreground');
+      return;
+    }
+    const finalizers = latest.metadata.finalizers ?? [];
+    const policy: Policy = finalizers.includes(ORPHAN_FINALIZER) ? 'Orphan' : finalizers.includes(FOREGROUND_FINALIZER) ? 'Foreground' : 'Background';
+    await this.deleteObject(node.identity, policy);
+  }
+
+  /** kube's classifyReferences: solid owners, dangling ones (absent, or another object under that name), and owners deleting in foreground. */
+  private async classifyReferences(node: GraphNode, refs: OwnerReference[]): Promise<{ solid: OwnerReference[]; dangling: OwnerReference[]; waiting: OwnerReference[] }> {
+    const solid: OwnerReference[] = [];
+    const dangling: OwnerReference[] = [];
+    const waiting: OwnerReference[] = [];
+    for (const ref of refs) {
+      const owner = await this.ownerOf(ref, node);
+      if (!owner) dangling.push(ref);
+      else if (owner.metadata.deletionTimestamp && (owner.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) waiting.push(ref);
+      else solid.push(ref);
+    }
+    return { solid, dangling, waiting };
+  }
+
+  /** kube's isDangling: the owner by a live GET in the dependent's namespace (or cluster-wide), undefined when absent. */
+  private async ownerOf(ref: OwnerReference, node: GraphNode): Promise<KubeObject | undefined> {
+    if (this.graph.isAbsent('', ref.uid) || this.graph.isAbsent(node.identity.namespace, ref.uid)) return undefined;
+    const r = this.ctx.discovery.mappingFor(ref.apiVersion, ref.kind);
+    if (!r) throw new Error(`no resource serves ${ref.kind} in ${ref.apiVersion} (owner of ${describe(node.identity)})`);
+    if (!node.identity.namespace && r.namespaced) {
+      this.reportInvalidNamespace(node, ref);
+      throw new InvalidOwnerNamespace();
+    }
+    const namespace = r.namespaced ? node.identity.namespace : '';
+    const owner = await this.get(r, namespace, ref.name);
+    if (!owner || owner.metadata.uid !== ref.uid) {
+      this.graph.markAbsent(namespace, ref.uid);
+      return undefined;
+    }
+    return owner;
+  }
+
+  /** kube's processDeletingDependentsItem: remove foregroundDeletion once no dependent blocks it, else delete the blocking ones. */
+  private async processDeletingDependents(node: GraphNode): Promise<void> {
+    const blocking = node.blockingDependents();
+    if (!blocking.length) {
+      await this.removeFinalizer(node.identity, FOREGROUND_FINALIZER);
+      return;
+    }
+    for (const d of blocking) if (!d.beingDeleted) this.deleter.enqueue(d.identity.uid);
+  }
+
+  // ---- attemptToOrphan (kube's attemptToOrphanWorker) ----
+
+  private async attemptToOrphan(uid: string): Promise<void> {
+    const node = this.graph.node(uid);
+    if (!node) return;
+    await Promise.all([...node.dependents].map((d) => this.removeOwnerReference(d, uid)));
+    await this.removeFinalizer(node.identity, ORPHAN_FINALIZER);
+  }
+
+  private async removeOwnerReference(dependent: GraphNode, ownerUid: string): Promise<void> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const latest = await this.getLive(dependent.identity);
+      if (!latest || latest.metadata.uid !== dependent.identity.uid) return;
+      const refs = latest.metadata.ownerReferences ?? [];
+      if (!refs.some((r) => r.uid === ownerUid)) return;
+      if (await this.patchOwnerReferences(dependent, latest, refs.filter((r) => r.uid !== ownerUid))) return;
+    }
+    throw new Error(`could not remove the owner reference ${ownerUid} from ${describe(dependent.identity)}`);
+  }
+
+  // ---- API calls ----
+
+  private resourceOf(identity: ObjectIdentity): DiscoveredResource {
+    const r = this.ctx.discovery.mappingFor(identity.apiVersion, identity.kind);
+    if (!r) throw new Error(`no resource serves ${identity.kind} in ${identity.apiVersion}`);
+    return r;
+  }
+
+  private getLive(identity: ObjectIdentity): Promise<KubeObject | undefined> {
+    const r = this.resourceOf(identity);
+    return this.get(r, r.namespaced ? identity.namespace : '', identity.name);
+  }
+
+  private async get(r: DiscoveredResource, namespace: string, name: string): Promise<KubeObject | undefined> {
+    if (r.namespaced && !namespace) return undefined;
+    try {
+      return await this.ctx.client.get(resourcePath(r, namespace, name));
+    } catch (err) {
+      if (isStatusError(err) && err.code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** DELETE with a uid precondition and the propagation policy (kube's deleteObject). */
+  private async deleteObject(identity: ObjectIdentity, propagationPolicy: Policy): Promise<void> {
+    const r = this.resourceOf(identity);
+    try {
+      await this.ctx.client.request('DELETE', resourcePath(r, identity.namespace, identity.name), {
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy, preconditions: { uid: identity.uid } },
+      });
+    } catch (err) {
+      // Gone already, or another object by that name now: nothing of ours to delete.
+      if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) throw err;
+    }
+  }
+
+  /** A JSON merge patch of the owner references, guarded by resourceVersion; false on a conflict (read again). */
+  private async patchOwnerReferences(node: GraphNode, latest: KubeObject, refs: OwnerReference[]): Promise<boolean> {
+    const r = this.resourceOf(node.identity);
+    try {
+      await this.ctx.client.request('PATCH', resourcePath(r, node.identity.namespace, node.identity.name), {
+        contentType: 'application/merge-patch+json',
+        body: { metadata: { ownerReferences: refs.length ? refs : null, resourceVersion: latest.metadata.resourceVersion } },
+      });
+      return true;
+    } catch (err) {
+      if (isStatusError(err) && err.code === 409) return false;
+      if (isStatusError(err) && err.code === 404) return true;
+      throw err;
+    }
+  }
+
+  private async removeFinalizer(identity: ObjectIdentity, finalizer: string): Promise<void> {
+    const r = this.resourceOf(identity);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const latest = await this.getLive(identity);
+      if (!latest || latest.metadata.uid !== identity.uid) return;
+      const finalizers = latest.metadata.finalizers ?? [];
+      if (!finalizers.includes(finalizer)) return;
+      try {
+        await this.ctx.client.request('PATCH', resourcePath(r, identity.namespace, identity.name), {
+          contentType: 'application/merge-patch+json',
+          body: { metadata: { finalizers: finalizers.filter((f) => f !== finalizer), resourceVersion: latest.metadata.resourceVersion } },
+        });
+        return;
+      } catch (err) {
+        if (isStatusError(err) && err.code === 404) return;
+        if (!(isStatusError(err) && err.code === 409)) throw err;
+      }
+    }
+    throw new Error(`could not remove the ${finalizer} finalizer of ${describe(identity)}`);
+  }
+
+  private reportInvalidNamespace(dependent: GraphNode, ref: OwnerReference): void {
+    const id = dependent.identity;
+    this.logger.warn(`${describe(id)} references owner ${ref.kind} ${ref.name} (${ref.uid}) that does not exist in namespace "${id.namespace}"`);
+    this.ctx.events.warning(
+      { apiVersion: id.apiVersion, kind: id.kind, name: id.name, namespace: id.namespace || undefined, uid: id.uid },
+      'OwnerRefInvalidNamespace',
+      `ownerRef [${ref.apiVersion}/${ref.kind}, namespace: ${id.namespace}, name: ${ref.name}, uid: ${ref.uid}] does not exist in namespace "${id.namespace}"`,
+    );
+  }
+}
+
+function describe(id: ObjectIdentity): string {
+  return `${id.kind} ${id.namespace ? `${id.namespace}/` : ''}${id.name}`;
+}

@@ -1,0 +1,17 @@
+import type { ControllerFactory } from '../controller.context';
+import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
+import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
+import { NamespaceController } from './namespace.controller';
+import { rootCaPublisher } from './root-ca-publisher.controller';
+import { serviceAccountsController } from './serviceaccounts.controller';
+
+/** Every controller by its kube-controller-manager name (--controllers). */
+export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<string, ControllerFactory>([
+  ['garbage-collector-controller', (ctx) => new GarbageCollector(ctx)],
+  ['namespace-controller', (ctx) => new NamespaceController(ctx)],
+  ['serviceaccount-controller', serviceAccountsController],
+  ['root-ca-certificate-publisher-controller', rootCaPublisher],
+  ['clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)],
+]);
+
+export { GarbageCollector } from './garbage-collector/garbage-collector.controller';
