@@ -473,6 +473,8 @@ export class GenericApiServer {
     }
     const grace = queryInt64(query, 'gracePeriodSeconds');
     if (grace !== undefined) options.gracePeriodSeconds = grace;
+    const orphan = query.get('orphanDependents');
+    if (orphan !== null) options.orphanDependents = orphan === 'true';
     const policy = query.get('propagationPolicy');
     if (policy) options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
     if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {

@@ -61,7 +61,14 @@ export interface ResourceStrategy {
   allowCreateOnUpdate?: boolean;
   /** PUT without metadata.resourceVersion is accepted. Default true. */
   allowUnconditionalUpdate?: boolean;
+  /**
+   * kube's GarbageCollectionDeleteStrategy: what a DELETE without a propagation policy does to dependents.
+   * Default 'DeleteDependents' (background); 'Unsupported' never adds the GC finalizers.
+   */
+  garbageCollectionPolicy?: GarbageCollectionPolicy;
 }
+
+export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';
 
 export interface ResourceDefinition {
   group: string;

@@ -19,6 +19,7 @@ import {
   type Status,
 } from '@kube/apimachinery';
 import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
+import { deletionFinalizersForGarbageCollection, validateDeleteOptions } from './gc.finalizers';
 import type { AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
 import { ResourceFieldManagers } from './field.managers';
@@ -386,13 +387,26 @@ export class RestHandler implements WriteTarget {
     const stored = await this.store.get(ns, name);
     // Admission sees the object in the request's version, as kube decodes it.
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
+    validateDeleteOptions(options);
     checkPreconditions(this.gr, name, current, options.preconditions);
     await admit(this, 'admit', 'DELETE', ctx, '', undefined, current);
     await admit(this, 'validate', 'DELETE', ctx, '', undefined, current);
-    if (this.hasPendingFinalizers(current)) {
+    // The garbage collector's finalizers (orphan, foregroundDeletion) as the propagation policy asks (kube's Store.Delete).
+    const policy = this.def.strategy?.garbageCollectionPolicy;
+    const gc = deletionFinalizersForGarbageCollection(current, options, policy);
+    if (this.hasPendingFinalizers(current) || gc.changed) {
+      // Deletion under way: the options no longer change the finalizers (kube: "cannot be updated via DeleteOptions if a deletion is already pending").
       if (current.metadata.deletionTimestamp) return { body: this.withTypeMeta(current), code: 200 };
-      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => clone(cur as KubeObject), true);
-      return { body: object, code: 200 };
+      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => {
+        const next = clone(cur as KubeObject);
+        const finalizers = deletionFinalizersForGarbageCollection(next, options, policy).finalizers;
+        if (finalizers.length) next.metadata.finalizers = finalizers;
+        else delete next.metadata.finalizers;
+        return next;
+      }, true);
+      if (!this.hasPendingFinalizers(object)) return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: object.metadata.uid }), code: 200 };
+      // kube answers 202 only to the deprecated orphanDependents=false (other clients expect 200).
+      return { body: object, code: options.orphanDependents === false ? 202 : 200 };
     }
     const deleted = await this.store.delete(ns, name, { preconditions: options.preconditions, dryRun });
     if (!dryRun) await this.def.hooks?.afterDelete?.(deleted);

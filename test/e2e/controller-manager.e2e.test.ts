@@ -1,0 +1,222 @@
+import 'reflect-metadata';
+import type { INestApplicationContext } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
+import { bootAggregatedServer } from '../support/aggregated-server.boot';
+import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
+import { kubectlSession } from '../support/kubectl.session';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+import { until } from '../support/until';
+
+const WIDGETS_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'widgets.gc.example.com' },
+  spec: {
+    group: 'gc.example.com',
+    scope: 'Namespaced',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }],
+  },
+};
+
+interface Meta {
+  metadata: { name: string; uid: string; namespace?: string; finalizers?: string[]; ownerReferences?: Array<{ uid: string }>; deletionTimestamp?: string };
+}
+
+const owned = (name: string, namespace: string, owner: { apiVersion: string; kind: string; name: string; uid: string }, block = false): string =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace, ownerReferences: [{ ...owner, ...(block ? { blockOwnerDeletion: true } : {}) }] }, data: { a: 'b' } });
+
+describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (version) => {
+  let stack: StackHarness;
+  let wardle: INestApplicationContext;
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+  const ns = `gc-${version.replace('.', '')}`;
+
+  const get = async <T = Meta>(path: string): Promise<{ status: number; body: T }> => {
+    const r = await stack.request('GET', path);
+    return { status: r.status, body: r.status === 200 ? r.json<T>() : (undefined as T) };
+  };
+  const gone = (path: string): Promise<boolean> => until(async () => (await get(path)).status === 404, 30_000);
+  const ownerCm = async (name: string): Promise<{ apiVersion: string; kind: string; name: string; uid: string }> => {
+    await ok(['create', 'configmap', name, '-n', ns]);
+    const { body } = await get(`/api/v1/namespaces/${ns}/configmaps/${name}`);
+    return { apiVersion: 'v1', kind: 'ConfigMap', name, uid: body.metadata.uid };
+  };
+
+  beforeAll(async () => {
+    stack = await startStack();
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    await ok(['create', 'namespace', ns]);
+    await ok(['apply', '-f', '-'], JSON.stringify(WIDGETS_CRD));
+    await ok(['wait', '--for=condition=Established', 'crd/widgets.gc.example.com', '--timeout=30s']);
+    expect(await until(async () => (await k(['get', 'apiservice', 'v1alpha1.wardle.example.com'])).stdout.includes('True'), 30_000)).toBe(true);
+  });
+
+  afterAll(async () => {
+    await wardle?.close();
+    await stack?.stop();
+  });
+
+  it('deletes the dependents of a deleted owner in the background', async () => {
+    const owner = await ownerCm('bg-owner');
+    for (const d of ['bg-a', 'bg-b']) await ok(['create', '-f', '-'], owned(d, ns, owner));
+    expect(await ok(['delete', 'configmap', 'bg-owner', '-n', ns])).toContain('deleted');
+    for (const d of ['bg-a', 'bg-b']) expect(await gone(`/api/v1/namespaces/${ns}/configmaps/${d}`), d).toBe(true);
+  });
+
+  it('--cascade=foreground deletes the blocking dependents before the owner', async () => {
+    const owner = await ownerCm('fg-owner');
+    await ok(['create', '-f', '-'], owned('fg-a', ns, owner, true));
+    await ok(['create', '-f', '-'], owned('fg-b', ns, owner, true));
+    // kubectl waits until the owner is gone: by then the blocking dependents must be gone too.
+    expect(await ok(['delete', 'configmap', 'fg-owner', '-n', ns, '--cascade=foreground', '--timeout=60s'])).toContain('deleted');
+    for (const d of ['fg-a', 'fg-b']) expect((await get(`/api/v1/namespaces/${ns}/configmaps/${d}`)).status, d).toBe(404);
+  });
+
+  it('--cascade=orphan keeps the dependents without the ownerReference', async () => {
+    const owner = await ownerCm('or-owner');
+    await ok(['create', '-f', '-'], owned('or-a', ns, owner));
+    expect(await ok(['delete', 'configmap', 'or-owner', '-n', ns, '--cascade=orphan', '--timeout=60s'])).toContain('deleted');
+    expect(await gone(`/api/v1/namespaces/${ns}/configmaps/or-owner`)).toBe(true);
+    const dep = await get(`/api/v1/namespaces/${ns}/configmaps/or-a`);
+    expect(dep.status).toBe(200);
+    expect(dep.body.metadata.ownerReferences ?? []).toEqual([]);
+  });
+
+  it('sets the orphan and foregroundDeletion finalizers as DELETE asks', async () => {
+    await ok(['create', 'configmap', 'held', '-n', ns]);
+    await ok(['patch', 'configmap', 'held', '-n', ns, '--type=merge', '-p', '{"metadata":{"finalizers":["example.com/hold"]}}']);
+    const r = await stack.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/held`, { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' }) });
+    expect(r.status).toBe(200);
+    expect(r.json<Meta>().metadata.finalizers).toEqual(['example.com/hold', 'foregroundDeletion']);
+    const both = await stack.request('DELETE', `/api/v1/namespaces/${ns}/configmaps/held`, { body: JSON.stringify({ kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Orphan', orphanDependents: true }) });
+    expect(both.status).toBe(422);
+    await ok(['patch', 'configmap', 'held', '-n', ns, '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers/0"}]']);
+    expect(await gone(`/api/v1/namespaces/${ns}/configmaps/held`)).toBe(true);
+  });
+
+  it('collects ConfigMaps owned by a custom resource and dependents of an owner that never existed', async () => {
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'gc.example.com/v1', kind: 'Widget', metadata: { name: 'w1', namespace: ns } }));
+    const { body } = await get(`/apis/gc.example.com/v1/namespaces/${ns}/widgets/w1`);
+    await ok(['create', '-f', '-'], owned('cr-a', ns, { apiVersion: 'gc.example.com/v1', kind: 'Widget', name: 'w1', uid: body.metadata.uid }));
+    await ok(['create', '-f', '-'], owned('dangling', ns, { apiVersion: 'v1', kind: 'ConfigMap', name: 'nobody', uid: '00000000-0000-0000-0000-000000000001' }));
+    expect(await gone(`/api/v1/namespaces/${ns}/configmaps/dangling`)).toBe(true);
+    expect((await get(`/api/v1/namespaces/${ns}/configmaps/cr-a`)).status).toBe(200);
+    await ok(['delete', 'widget', 'w1', '-n', ns]);
+    expect(await gone(`/api/v1/namespaces/${ns}/configmaps/cr-a`)).toBe(true);
+  });
+
+  it('keeps a cluster-scoped dependent of a namespaced owner and reports OwnerRefInvalidNamespace', async () => {
+    const owner = await ownerCm('ns-owner');
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `gc-invalid-${ns}`, ownerReferences: [owner] }, rules: [] }));
+    const reported = await until(async () => {
+      const events = JSON.parse((await k(['get', 'events', '-n', 'default', '-o', 'json'])).stdout || '{"items":[]}') as { items: Array<{ reason: string; involvedObject: { name: string }; message: string }> };
+      return events.items.some((e) => e.reason === 'OwnerRefInvalidNamespace' && e.involvedObject.name === `gc-invalid-${ns}` && e.message.includes(`does not exist in namespace ""`));
+    }, 30_000);
+    expect(reported).toBe(true);
+    await ok(['delete', 'configmap', 'ns-owner', '-n', ns]);
+    // Give the collector time to (wrongly) act, then check it did not.
+    await new Promise((r) => setTimeout(r, 2000));
+    expect((await get(`/apis/rbac.authorization.k8s.io/v1/clusterroles/gc-invalid-${ns}`)).status).toBe(200);
+  });
+
+  it('deleting a namespace removes its ConfigMaps, custom resources and Flunders, with kube\'s conditions while content remains', async () => {
+    const doomed = `doomed-${version.replace('.', '')}`;
+    await ok(['create', 'namespace', doomed]);
+    await ok(['create', 'configmap', 'plain', '-n', doomed]);
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'gc.example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: doomed } }));
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'f', namespace: doomed }, spec: {} }));
+    await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'blocked', namespace: doomed, finalizers: ['example.com/hold'] } }));
+    await ok(['delete', 'namespace', doomed, '--wait=false']);
+    type Ns = { status?: { phase?: string; conditions?: Array<{ type: string; status: string; reason: string; message: string }> } };
+    let conditions: NonNullable<Ns['status']>['conditions'] = [];
+    const blocked = await until(async () => {
+      conditions = (await get<Ns>(`/api/v1/namespaces/${doomed}`)).body?.status?.conditions ?? [];
+      return conditions.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True');
+    }, 30_000);
+    expect(blocked, JSON.stringify(conditions)).toBe(true);
+    expect(conditions).toEqual(expect.arrayContaining([
+      expect.objectContaining({ type: 'NamespaceContentRemaining', status: 'True', reason: 'SomeResourcesRemain', message: 'Some resources are remaining: configmaps. has 1 resource instances' }),
+      expect.objectContaining({ type: 'NamespaceFinalizersRemaining', status: 'True', reason: 'SomeFinalizersRemain', message: 'Some content in the namespace has finalizers remaining: example.com/hold in 1 resource instances' }),
+      expect.objectContaining({ type: 'NamespaceDeletionContentFailure', status: 'False', reason: 'ContentDeleted' }),
+      expect.objectContaining({ type: 'NamespaceDeletionDiscoveryFailure', status: 'False', reason: 'ResourcesDiscovered' }),
+    ]));
+    for (const path of [`/api/v1/namespaces/${doomed}/configmaps/plain`, `/apis/gc.example.com/v1/namespaces/${doomed}/widgets/w`, `/apis/wardle.example.com/v1alpha1/namespaces/${doomed}/flunders/f`]) expect((await get(path)).status, path).toBe(404);
+    await ok(['patch', 'configmap', 'blocked', '-n', doomed, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+    expect(await gone(`/api/v1/namespaces/${doomed}`)).toBe(true);
+  });
+
+  it('publishes kube-root-ca.crt and the default ServiceAccount in every namespace, and puts them back', async () => {
+    const fresh = `fresh-${version.replace('.', '')}`;
+    await ok(['create', 'namespace', fresh]);
+    const caPem = (await import('node:fs')).readFileSync(stack.pki.caCert, 'utf8');
+    expect(await until(async () => (await get<{ data?: Record<string, string> }>(`/api/v1/namespaces/${fresh}/configmaps/kube-root-ca.crt`)).body?.data?.['ca.crt'] === caPem)).toBe(true);
+    expect(await until(async () => (await get(`/api/v1/namespaces/${fresh}/serviceaccounts/default`)).status === 200)).toBe(true);
+    await ok(['delete', 'configmap', 'kube-root-ca.crt', '-n', fresh]);
+    await ok(['delete', 'serviceaccount', 'default', '-n', fresh]);
+    expect(await until(async () => (await get(`/api/v1/namespaces/${fresh}/configmaps/kube-root-ca.crt`)).status === 200)).toBe(true);
+    expect(await until(async () => (await get(`/api/v1/namespaces/${fresh}/serviceaccounts/default`)).status === 200)).toBe(true);
+  });
+});
+
+describe('controller-manager leader election and restarts', () => {
+  let stack: StackHarness;
+  let second: ControllerManagerHandle | undefined;
+  let third: ControllerManagerHandle | undefined;
+  const { ok } = kubectlSession('1.33', () => stack.kubeconfig);
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await second?.stop();
+    await third?.stop();
+    await stack?.stop();
+  });
+
+  const lease = async (): Promise<{ holderIdentity?: string; leaseTransitions?: number }> =>
+    ((await stack.request('GET', '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager')).json<{ spec: { holderIdentity?: string } }>().spec ?? {});
+  const collected = async (name: string): Promise<boolean> => {
+    await ok(['create', 'configmap', `${name}-owner`]);
+    const owner = (await stack.request('GET', `/api/v1/namespaces/default/configmaps/${name}-owner`)).json<Meta>();
+    await ok(['create', '-f', '-'], owned(`${name}-dep`, 'default', { apiVersion: 'v1', kind: 'ConfigMap', name: `${name}-owner`, uid: owner.metadata.uid }));
+    await ok(['delete', 'configmap', `${name}-owner`]);
+    return until(async () => (await stack.request('GET', `/api/v1/namespaces/default/configmaps/${name}-dep`)).status === 404, 30_000);
+  };
+
+  it('two instances: only one leads (the Lease names it); stopping the leader hands over', async () => {
+    const first = stack.controllerManager as ControllerManagerHandle;
+    expect(await until(async () => first.manager.isLeader)).toBe(true);
+    second = await startControllerManager(stack.url, stack.pki);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(second.manager.isLeader).toBe(false);
+    expect((await lease()).holderIdentity).toBe(first.manager.identity);
+    await first.stop();
+    expect(await until(async () => second?.manager.isLeader ?? false, 30_000)).toBe(true);
+    expect((await lease()).holderIdentity).toBe(second.manager.identity);
+    expect(await collected('after-handover')).toBe(true);
+  });
+
+  it('loses nothing when it restarts mid-way: work queued while it was down is done by the next one', async () => {
+    await second?.stop();
+    second = undefined;
+    await ok(['create', 'namespace', 'while-down']);
+    await ok(['create', 'configmap', 'x', '-n', 'while-down']);
+    await ok(['create', 'configmap', 'down-owner']);
+    const owner = (await stack.request('GET', '/api/v1/namespaces/default/configmaps/down-owner')).json<Meta>();
+    for (let i = 0; i < 20; i++) await stack.request('POST', '/api/v1/namespaces/default/configmaps', { body: owned(`down-dep-${i}`, 'default', { apiVersion: 'v1', kind: 'ConfigMap', name: 'down-owner', uid: owner.metadata.uid }) });
+    await ok(['delete', 'configmap', 'down-owner']);
+    await ok(['delete', 'namespace', 'while-down', '--wait=false']);
+    // Nobody collects while no controller-manager runs.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect((await stack.request('GET', '/api/v1/namespaces/default/configmaps/down-dep-0')).status).toBe(200);
+    third = await startControllerManager(stack.url, stack.pki);
+    expect(await until(async () => (await stack.request('GET', '/api/v1/namespaces/while-down')).status === 404, 30_000)).toBe(true);
+    expect(await until(async () => {
+      const list = (await stack.request('GET', '/api/v1/namespaces/default/configmaps')).json<{ items: Meta[] }>();
+      return !list.items.some((c) => c.metadata.name.startsWith('down-dep-'));
+    }, 30_000)).toBe(true);
+  });
+});
