@@ -1,6 +1,6 @@
 /**
  * `npm start`: the local stack. Starts etcd and nats-server as child processes (data under .local/), then
- * every API service in API_SERVICES, waits until each is ready, writes .local/kubeconfig, and on Ctrl-C or
+ * every API service in API_SERVICES and the controller-manager, waits until each is ready, writes .local/kubeconfig, and on Ctrl-C or
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -67,6 +67,7 @@ interface Ports {
   readonly nats: number;
   readonly natsMonitor: number;
   readonly api: ReadonlyMap<string, number>;
+  readonly controllerManager: number;
 }
 
 class StartupError extends Error {}
@@ -93,6 +94,7 @@ function readPorts(): Ports {
     nats: envPort('KUBE_NATS_PORT', 4222),
     natsMonitor: envPort('KUBE_NATS_MONITOR_PORT', 8222),
     api: new Map(API_SERVICES.map((s) => [s.name, envPort(s.portEnv, s.defaultPort)])),
+    controllerManager: envPort('KUBE_CONTROLLER_MANAGER_PORT', 10257),
   };
 }
 
@@ -196,6 +198,34 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
+    ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
+  };
+}
+
+/**
+ * kube-controller-manager: started last, it talks to the front door as system:kube-controller-manager (its own
+ * client certificate) and serves /healthz, /readyz and /metrics on its own port.
+ */
+function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
+  const port = ports.controllerManager;
+  return {
+    name: 'controller-manager',
+    command: process.execPath,
+    args: [join(ROOT, 'dist/apps/controller-manager/src/main.js')],
+    env: {
+      ...process.env,
+      KUBE_MASTER_URL: `https://127.0.0.1:${ports.api.get(frontDoor().name)}`,
+      KUBE_CLIENT_CERT_FILE: pki.controllerManagerCert,
+      KUBE_CLIENT_KEY_FILE: pki.controllerManagerKey,
+      KUBE_CLIENT_CA_FILE: pki.caCert,
+      KUBE_ROOT_CA_FILE: pki.caCert,
+      KUBE_BIND_ADDRESS: '127.0.0.1',
+      KUBE_SECURE_PORT: String(port),
+      KUBE_TLS_CERT_FILE: pki.apiserverCert,
+      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+    },
+    ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
+    describe: `https://127.0.0.1:${port} (health and metrics)`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
   };
 }
@@ -453,7 +483,7 @@ async function main(): Promise<void> {
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);
 
-  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls))];
+  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
   await assertPortsFree(specs);
 
   const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));

@@ -70,7 +70,7 @@ describe('docker-compose.yml', () => {
       expect(r.stderr).not.toMatch(/error|invalid|unsupported/i);
       expect(r.code).toBe(0);
       const normalized = parse(r.stdout) as Compose;
-      expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, 'pki'].sort());
+      expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, 'pki', 'controller-manager'].sort());
     });
   }
 

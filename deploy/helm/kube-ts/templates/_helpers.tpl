@@ -345,7 +345,7 @@ roll when the chart reissues one. The apps read their certificates once at start
 {{- define "kube-ts.podAnnotations" -}}
 {{- if eq .root.Values.pki.mode "generate" }}
 {{- include "kube-ts.pki.generated" .root }}
-{{- $leaf := index .root.Values._generatedPki (printf "%s-serving" .component) }}
+{{- $leaf := index .root.Values._generatedPki (ternary "controller-manager-client" (printf "%s-serving" .component) (eq .component "controller-manager")) }}
 checksum/serving-certificate: {{ $leaf.cert | sha256sum }}
 {{- if eq .component "aggregator" }}
 checksum/front-proxy-client: {{ (index .root.Values._generatedPki "front-proxy-client").cert | sha256sum }}
@@ -363,7 +363,7 @@ Kept across upgrades: an existing CA Secret is reused (buildCustomCert); an exis
 when its CA was reused and its subject/SANs (annotation kube-ts.io/subject-checksum) are unchanged;
 anything else is generated. `helm template` and client-side dry runs cannot look up, so they always show
 fresh material. Entries: ca, front-proxy-ca, nats-ca, <component>-serving, front-proxy-client, nats-server,
-nats-client-<identity> → {cert, key, ca, checksum}.
+nats-client-<identity>, controller-manager-client → {cert, key, ca, checksum}.
 */}}
 {{- define "kube-ts.pki.generated" -}}
 {{- $root := . }}
@@ -401,6 +401,7 @@ nats-client-<identity> → {cert, key, ca, checksum}.
 {{- range $identity, $_ := include "kube-ts.natsIdentities" $root | fromJson }}
 {{- $leaves = append $leaves (dict "name" (printf "nats-client-%s" $identity) "cn" $identity "ca" "nats-ca" "dns" (list) "ips" (list)) }}
 {{- end }}
+{{- $leaves = append $leaves (dict "name" "controller-manager-client" "cn" "system:kube-controller-manager" "ca" "ca" "dns" (list) "ips" (list)) }}
 {{- range $leaf := $leaves }}
 {{- $checksum := printf "%s|%s|%s" $leaf.cn (join "," $leaf.dns) (join "," $leaf.ips) | sha256sum }}
 {{- $caEntry := index $cas $leaf.ca }}
