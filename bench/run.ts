@@ -6,7 +6,7 @@
  *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
- *  a quiet user's GETs while another floods LIST).
+ *  a quiet user's GETs while another floods LIST) and the garbage collector (bench/gc.bench.ts).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
  * `--quick` runs 2 s per figure; `--only create,cr` only the named figures (FIGURES).
  */
@@ -21,6 +21,7 @@ import { benchPriorityAndFairness } from './apf.bench';
 import { crd, fiftyFields } from './custom-resource.fixtures';
 import { benchSdk } from './sdk.bench';
 import { benchAdmission } from './admission.bench';
+import { benchGarbageCollector } from './gc.bench';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
@@ -28,7 +29,7 @@ import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, 
 import { request } from 'node:https';
 
 const ROOT = resolve(__dirname, '..', '..');
-const FIGURES = ['get', 'create', 'admission', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf'] as const;
+const FIGURES = ['get', 'create', 'admission', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 type Figure = (typeof FIGURES)[number];
 /** `--quick`: shorter runs, for use before every submission. `--only create,cr`: only those figures. */
 const ARGS = process.argv.slice(2);
@@ -387,6 +388,7 @@ async function main(): Promise<void> {
     if (wanted('cr') || wanted('apply')) await benchCustomResources(apiPort, extPort, aggPort, tls, { api: api.pid, ext: ext.pid }, etcd.endpoint);
     if (wanted('sdk')) await benchSdk({ root: ROOT, etcdEndpoint: etcd.endpoint, aggPort, pki, tls, seconds: SECONDS, line });
     if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, seconds: SECONDS });
+    if (wanted('gc')) await benchGarbageCollector({ root: ROOT, aggPort, pki, tls });
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
