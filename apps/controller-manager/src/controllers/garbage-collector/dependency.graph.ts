@@ -17,6 +17,9 @@ export interface ObjectIdentity {
 export class GraphNode {
   readonly dependents = new Set<GraphNode>();
   owners: OwnerReference[] = [];
+  /** The informer's last view: enough to delete with a resourceVersion precondition without reading it again. */
+  resourceVersion?: string;
+  finalizers: string[] = [];
   virtual: boolean;
   beingDeleted = false;
   deletingDependents = false;
@@ -174,6 +177,8 @@ export class DependencyGraph {
 
   /** kube's processTransitions: an owner starting orphan or foreground deletion. */
   private processTransitions(obj: KubeObject, node: GraphNode): void {
+    node.resourceVersion = obj.metadata.resourceVersion;
+    node.finalizers = obj.metadata.finalizers ?? [];
     node.beingDeleted = !!obj.metadata.deletionTimestamp;
     if (obj.metadata.deletionTimestamp && hasFinalizer(obj, ORPHAN_FINALIZER)) {
       this.queues.attemptToOrphan(node);
