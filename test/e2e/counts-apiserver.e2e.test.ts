@@ -13,7 +13,8 @@ describe.each(['1.27', '1.33'])('the computed counts-apiserver through the aggre
   const configmaps = async (ns: string): Promise<number> => JSON.parse(await ok(['get', 'objectcount', ns, '-o', 'json'])).counts.configmaps;
 
   beforeAll(async () => {
-    stack = await startStack();
+    // Exact counts: no controller-manager adding kube-root-ca.crt and the default ServiceAccount to each namespace.
+    stack = await startStack({ controllerManager: false });
     counts = await bootAggregatedServer(stack, {
       component: 'counts-apiserver',
       serviceDnsName: 'counts-apiserver.default.svc',

@@ -80,7 +80,7 @@ describe('audit policy through the front door (kubectl 1.33)', () => {
 
   it("writes a configmap's request and response bodies at RequestResponse, without managedFields", async () => {
     await ok(['create', 'configmap', 'settings', '-n', 'audited', '--from-literal=mode=loud']);
-    const created = await eventually((l) => l.verb === 'create' && l.objectRef?.resource === 'configmaps');
+    const created = await eventually((l) => l.verb === 'create' && l.objectRef?.resource === 'configmaps' && l.objectRef?.name === 'settings');
     expect(created).toMatchObject({ level: 'RequestResponse', objectRef: { resource: 'configmaps', namespace: 'audited', name: 'settings' }, requestObject: { metadata: { name: 'settings' }, data: { mode: 'loud' } }, responseObject: { metadata: { name: 'settings', namespace: 'audited' }, data: { mode: 'loud' } }, responseStatus: { code: 201 } });
     expect(created.responseObject?.metadata?.uid).toEqual(expect.any(String));
     expect(created.responseObject?.metadata?.managedFields).toBeUndefined();
