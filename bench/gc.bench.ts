@@ -3,14 +3,12 @@
  * (background propagation), and the time until no dependent is left, with the controller-manager in its own
  * process talking to the aggregator as every client does. Target ≤ 5 s.
  *
- * Called by bench/run.ts; `node dist/bench/gc.bench.js` runs it alone on a fresh stack (etcd, core-api,
- * extensions and the aggregator as child processes).
+ * Called by bench/run.ts (`npm run bench -- --only gc` runs only this figure).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { ensurePki, type PkiPaths } from '@kube/pki';
-import { freePort, startEtcd, tempDir } from '@kube/testing';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { PkiPaths } from '@kube/pki';
+import { freePort } from '@kube/testing';
 import { agentFor, call, type TlsClient } from './load.generator';
 
 export interface GcBenchTarget {
@@ -74,48 +72,4 @@ export async function benchGarbageCollector(t: GcBenchTarget): Promise<void> {
     manager.kill('SIGTERM');
     await new Promise((r) => (manager.exitCode !== null ? r(null) : manager.once('exit', r)));
   }
-}
-
-/** Standalone: a fresh stack of child processes, then the measurement. */
-async function main(): Promise<void> {
-  const root = resolve(__dirname, '..', '..');
-  const etcd = await startEtcd();
-  const pki = await ensurePki(join(tempDir('gc-bench'), 'pki'));
-  const tls: TlsClient = { ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey) };
-  const children: ChildProcess[] = [];
-  const common = { KUBE_ETCD_ENDPOINTS: etcd.endpoint, KUBE_TLS_CERT_FILE: pki.apiserverCert, KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey, KUBE_CLIENT_CA_FILE: pki.caCert, KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert, KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client' };
-  const start = async (app: string, env: Record<string, string>): Promise<number> => {
-    const port = await freePort();
-    const child = spawn(process.execPath, [join(root, `dist/apps/${app}/src/main.js`)], { env: { ...process.env, ...common, ...env, KUBE_SECURE_PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-    children.push(child);
-    const agent = agentFor(tls, 1);
-    const ready = await until(async () => (await call(agent, port, { method: 'GET', path: '/readyz' }).catch(() => ({ status: 0 }))).status === 200, 60_000, 200);
-    agent.destroy();
-    if (!ready) throw new Error(`${app} did not become ready`);
-    return port;
-  };
-  try {
-    const core = await start('core-api', {});
-    const ext = await start('extensions', {});
-    const aggPort = await start('aggregator', {
-      KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
-      KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
-      KUBE_AGGREGATOR_BACKENDS: `core-api=https://127.0.0.1:${core},extensions=https://127.0.0.1:${ext}`,
-    });
-    await benchGarbageCollector({ root, aggPort, pki, tls });
-  } finally {
-    for (const c of children.reverse()) c.kill('SIGTERM');
-    await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
-    await etcd.stop();
-  }
-}
-
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (err: unknown) => {
-      console.error(err);
-      process.exit(1);
-    },
-  );
 }

@@ -354,7 +354,7 @@ async function main(): Promise<void> {
     }
 
     // 5. extensions and the aggregator in front of core-api.
-    if (!wanted('proxy') && !wanted('cr') && !wanted('apply') && !wanted('sdk') && !wanted('apf')) return;
+    if (!wanted('proxy') && !wanted('cr') && !wanted('apply') && !wanted('sdk') && !wanted('apf') && !wanted('gc')) return;
     const extPort = await freePort();
     const ext = startChild([...profileArgs('extensions'), join(ROOT, 'dist/apps/extensions/src/main.js')], {
       KUBE_ETCD_ENDPOINTS: etcd.endpoint,
