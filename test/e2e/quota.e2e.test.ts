@@ -36,28 +36,30 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
   it('enforces a quota on configmaps with kube\'s message; describe shows usage; deletes release it', async () => {
     const ns = `quota-${v}`;
     await admin.ok(['create', 'namespace', ns]);
-    await k.ok(['create', 'quota', 'q', '--hard=configmaps=3,pods=2', '-n', ns]);
+    // Every namespace holds the kube-root-ca.crt ConfigMap (the controller-manager publishes it): it counts, as in kube.
+    expect(await until(async () => (await k.k(['get', 'configmap', 'kube-root-ca.crt', '-n', ns])).code === 0, 60_000)).toBe(true);
+    await k.ok(['create', 'quota', 'q', '--hard=configmaps=4,pods=2', '-n', ns]);
     // The controller fills status.hard and status.used; until then admission answers "status unknown".
-    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '0', 60_000)).toBe(true);
+    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '1', 60_000)).toBe(true);
     for (const i of [1, 2, 3]) await k.ok(['create', 'configmap', `cm-${i}`, '-n', ns, '--from-literal=a=b']);
     const refused = await k.k(['create', 'configmap', 'cm-4', '-n', ns]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('configmaps "cm-4" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=3, limited: configmaps=3');
+    expect(refused.stderr).toContain('configmaps "cm-4" is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=4, limited: configmaps=4');
     expect(await k.k(['get', 'configmap', 'cm-4', '-n', ns])).toMatchObject({ code: 1 });
 
     const table = await k.ok(['get', 'quota', '-n', ns]);
     expect(table).toMatch(/^NAME\s+AGE\s+REQUEST\s+LIMIT\s*$/m);
-    expect(table).toMatch(/^q\s+\S+\s+configmaps: 3\/3, pods: 0\/2\s*$/m);
+    expect(table).toMatch(/^q\s+\S+\s+configmaps: 4\/4, pods: 0\/2\s*$/m);
     const described = await k.ok(['describe', 'quota', 'q', '-n', ns]);
     expect(described).toMatch(/^Resource\s+Used\s+Hard$/m);
-    expect(described).toMatch(/^configmaps\s+3\s+3$/m);
+    expect(described).toMatch(/^configmaps\s+4\s+4$/m);
     expect(described).toMatch(/^pods\s+0\s+2$/m);
 
     // Deleting releases usage (the controller recalculates), and the freed slot can be used again.
     await k.ok(['delete', 'configmap', 'cm-1', '-n', ns]);
-    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '2', 60_000)).toBe(true);
+    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '3', 60_000)).toBe(true);
     await k.ok(['create', 'configmap', 'cm-5', '-n', ns]);
-    expect(await used(k, ns, 'q', 'configmaps')).toBe('3');
+    expect(await used(k, ns, 'q', 'configmaps')).toBe('4');
 
     // Dry runs are checked but never charged.
     expect((await k.k(['create', 'configmap', 'cm-6', '-n', ns, '--dry-run=server'])).stderr).toContain('exceeded quota: q');
@@ -66,16 +68,17 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
   it('never lets concurrent creates exceed the quota', async () => {
     const ns = `quota-race-${v}`;
     await admin.ok(['create', 'namespace', ns]);
-    await k.ok(['create', 'quota', 'q', '--hard=configmaps=3', '-n', ns]);
-    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '0', 60_000)).toBe(true);
+    expect(await until(async () => (await k.k(['get', 'configmap', 'kube-root-ca.crt', '-n', ns])).code === 0, 60_000)).toBe(true);
+    await k.ok(['create', 'quota', 'q', '--hard=configmaps=4', '-n', ns]);
+    expect(await until(async () => (await used(k, ns, 'q', 'configmaps')) === '1', 60_000)).toBe(true);
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => k.k(['create', 'configmap', `race-${i}`, '-n', ns])));
     const created = results.filter((r) => r.code === 0);
     const refused = results.filter((r) => r.code !== 0);
     expect(created).toHaveLength(3);
-    for (const r of refused) expect(r.stderr).toMatch(/is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=3, limited: configmaps=3/);
+    for (const r of refused) expect(r.stderr).toMatch(/is forbidden: exceeded quota: q, requested: configmaps=1, used: configmaps=4, limited: configmaps=4/);
     const names = (await k.ok(['get', 'configmaps', '-n', ns, '-o', 'name'])).trim().split('\n');
-    expect(names).toHaveLength(3);
-    expect(await used(k, ns, 'q', 'configmaps')).toBe('3');
+    expect(names).toHaveLength(4);
+    expect(await used(k, ns, 'q', 'configmaps')).toBe('4');
   });
 
   it('applies LimitRange defaults to a Pod, annotates it, and refuses one over the max', async () => {
