@@ -48,11 +48,19 @@ const WATCH_TIMEOUT_SECONDS = 300;
  */
 export class RestClient {
   private readonly agent: Agent;
+  /**
+   * Watches hold their connection for minutes: they get sockets of their own, uncapped (client-go multiplexes
+   * them over HTTP/2). Sharing the capped pool, a controller watching many resources left no socket for its
+   * requests — lease renewals included.
+   */
+  private readonly watchAgent: Agent;
   private readonly base: URL;
 
   constructor(private readonly config: RestConfig) {
     this.base = new URL(config.url);
-    this.agent = new Agent({ keepAlive: true, maxSockets: 64, ca: config.caPem, cert: config.certPem, key: config.keyPem });
+    const tls = { ca: config.caPem, cert: config.certPem, key: config.keyPem };
+    this.agent = new Agent({ keepAlive: true, maxSockets: 64, ...tls });
+    this.watchAgent = new Agent({ keepAlive: false, ...tls });
   }
 
   /** One request; a 2xx body is parsed as JSON, anything else thrown as the server's Status. */
@@ -84,9 +92,12 @@ export class RestClient {
 
   /** A watch from `resourceVersion`: events as they arrive; an ERROR event ends the stream with its Status as `error`. */
   async watch(path: string, resourceVersion: string, query: Record<string, string | undefined> = {}): Promise<WatchStream> {
-    const res = await this.send('GET', path, {
-      query: { ...query, watch: '1', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(WATCH_TIMEOUT_SECONDS) },
-    });
+    const res = await this.send(
+      'GET',
+      path,
+      { query: { ...query, watch: '1', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: String(WATCH_TIMEOUT_SECONDS) } },
+      this.watchAgent,
+    );
     const code = res.statusCode ?? 0;
     if (code !== 200) throw statusErrorFrom(code, await readAll(res), `watch ${path}`);
     return watchStream(res);
@@ -94,9 +105,10 @@ export class RestClient {
 
   close(): void {
     this.agent.destroy();
+    this.watchAgent.destroy();
   }
 
-  private send(method: string, path: string, opts: RequestOptions): Promise<IncomingMessage> {
+  private send(method: string, path: string, opts: RequestOptions, agent: Agent = this.agent): Promise<IncomingMessage> {
     const url = new URL(path, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
@@ -107,7 +119,7 @@ export class RestClient {
       headers['Content-Length'] = String(body.length);
     }
     return new Promise((resolve, reject) => {
-      const req = httpsRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers, agent: this.agent, servername: url.hostname === '127.0.0.1' ? undefined : url.hostname }, resolve);
+      const req = httpsRequest({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method, headers, agent, servername: url.hostname === '127.0.0.1' ? undefined : url.hostname }, resolve);
       req.on('error', reject);
       req.end(body);
     });
