@@ -1,4 +1,5 @@
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { Logger } from '@nestjs/common';
 import type { AuditEvent } from '../audit/audit.event';
 import { AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy } from '../audit/audit.policy';
 
@@ -12,7 +13,12 @@ export class AuditLog {
 
   constructor(path: string | undefined, policy: AuditPolicy = DEFAULT_AUDIT_POLICY) {
     if (path === '-') this.out = process.stdout;
-    else if (path) this.out = createWriteStream(path, { flags: 'a' });
+    else if (path) {
+      const file = createWriteStream(path, { flags: 'a' });
+      // A file that cannot be opened or written must not take the server down: say so once, keep serving.
+      file.once('error', (err) => new Logger('AuditLog').error(`audit log ${path}: ${err.message}; audit events are dropped`));
+      this.out = file;
+    }
     this.policy = new AuditPolicyChecker(policy);
   }
 
@@ -21,7 +27,9 @@ export class AuditLog {
   }
 
   write(event: AuditEvent): void {
-    this.out?.write(`${JSON.stringify(event)}\n`);
+    // Requests still finishing after close() (shutdown) are not written: a write after end would throw.
+    if (!this.out || this.out.writableEnded || this.out.destroyed) return;
+    this.out.write(`${JSON.stringify(event)}\n`);
   }
 
   close(): void {
