@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { agentFor, call, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { figure } from './report';
 
 export interface AdmissionBenchTarget {
   apiPort: number;
@@ -81,9 +82,8 @@ export async function benchAdmission(t: AdmissionBenchTarget): Promise<void> {
     const withHook = await runLoad(1, t.seconds, create('admission-hooked', 'serial'));
     if (webhook.calls() - before < withHook.requests || own.errors) throw new Error(`the matching webhook was not called for every CREATE (${webhook.calls() - before} calls, ${withHook.requests} creates; ${own.errors} direct errors)`);
     const added = withHook.p50ms - without.p50ms - own.p50ms;
-    console.log(
-      `CREATE, 1 matching webhook (serial)   p50 ${withHook.p50ms.toFixed(2)} ms vs ${without.p50ms.toFixed(2)} ms without, webhook alone ${own.p50ms.toFixed(2)} ms → adds ${added.toFixed(2)} ms (target ≤ 2 ms; errors ${withHook.errors})`,
-    );
+    const detail = `p50 ${withHook.p50ms.toFixed(2)} ms vs ${without.p50ms.toFixed(2)} ms without, webhook alone ${own.p50ms.toFixed(2)} ms → adds ${added.toFixed(2)} ms (errors ${withHook.errors})`;
+    console.log(figure('CREATE, 1 matching webhook (serial)', added, 'ms', detail, '≤ 2 ms'));
     hookAgent.destroy();
   } finally {
     agent.destroy();

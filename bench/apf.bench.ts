@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { ensurePki, issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
 import { agentFor, call, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { figure } from './report';
 
 export interface ApfBenchTarget {
   root: string;
@@ -65,11 +66,8 @@ async function measure(port: number, quiet: TlsClient, noisy: TlsClient, seconds
 
 function report(name: string, m: { alone: LoadResult; underNoise: LoadResult; noise: LoadResult }, target: string): void {
   const ratio = m.underNoise.p99ms / m.alone.p99ms;
-  const met = target ? `  → target ≤ 2×: ${ratio <= 2 ? 'met' : 'NOT met'}` : '';
-  console.log(
-    `${name.padEnd(34)} quiet GET p99 ${m.underNoise.p99ms.toFixed(2)} ms under noise vs ${m.alone.p99ms.toFixed(2)} ms alone = ${ratio.toFixed(2)}× ` +
-      `(noisy LIST ${m.noise.rps.toFixed(0)} req/s, ${m.noise.errors} refused; quiet errors ${m.underNoise.errors})${met}`,
-  );
+  const detail = `quiet GET p99 ${m.underNoise.p99ms.toFixed(2)} ms under noise vs ${m.alone.p99ms.toFixed(2)} ms alone = ${ratio.toFixed(2)}× (noisy LIST ${m.noise.rps.toFixed(0)} req/s, ${m.noise.errors} refused; quiet errors ${m.underNoise.errors})`;
+  console.log(figure(name, ratio, '×', detail, target));
 }
 
 export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void> {
@@ -116,7 +114,7 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     const fair = await measure(aggPort, quiet, noisy, t.seconds);
     report('APF: quiet user vs LIST flood', fair, '≤ 2×');
     const unfair = await measure(apiPort, quiet, noisy, t.seconds);
-    report('  core-api direct (max-in-flight)', unfair, '');
+    report('  core-api direct (max-in-flight)', unfair, 'report, what APF changes');
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));

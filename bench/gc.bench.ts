@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { PkiPaths } from '@kube/pki';
 import { freePort } from '@kube/testing';
 import { agentFor, call, type TlsClient } from './load.generator';
+import { figure } from './report';
 
 export interface GcBenchTarget {
   root: string;
@@ -66,7 +67,7 @@ export async function benchGarbageCollector(t: GcBenchTarget): Promise<void> {
     // One item per probe: polling must not compete with the collector.
     const done = await until(async () => (await list(1)) === 0, 120_000, 100);
     const seconds = (performance.now() - t0) / 1000;
-    console.log(`GC ${DEPENDENTS.toLocaleString('en-US')} dependents of one owner     ${done ? `${seconds.toFixed(2)} s` : `not done after ${seconds.toFixed(0)} s`} (target ≤ 5 s)`);
+    console.log(figure(`GC ${DEPENDENTS.toLocaleString('en-US')} dependents of one owner`, done ? seconds : NaN, 's', done ? `${seconds.toFixed(2)} s` : `not done after ${seconds.toFixed(0)} s`, '≤ 5 s'));
   } finally {
     agent.destroy();
     manager.kill('SIGTERM');
