@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Errors, type KubeObject } from '@kube/apimachinery';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import { EtcdClient } from './etcd.client';
@@ -117,6 +117,23 @@ describe('EtcdStorage (kube etcd3 store semantics)', () => {
     expect((await statusOf(store.list('paging', { resourceVersion: future }))).message).toMatch(/^Timeout: Too large resource version: /);
     expect((await statusOf(store.get('paging', 'p-0', { resourceVersion: future }))).code).toBe(504);
     expect((await statusOf(store.list('paging', { resourceVersionMatch: 'Bogus', resourceVersion: '1' }))).code).toBe(400);
+  });
+
+  it('pages with one etcd range per page: remainingItemCount comes from that range, as in kube', async () => {
+    for (let i = 0; i < 5; i++) await store.create(widget(`r-${i}`, 'one-range'));
+    const range = vi.spyOn(client, 'range');
+    try {
+      const first = await store.list('one-range', { limit: 2 });
+      const second = await store.list('one-range', { limit: 2, continue: first.continue });
+      const last = await store.list('one-range', { limit: 2, continue: second.continue });
+      expect([first, second, last].map((p) => p.items.map((o) => o.metadata.name))).toEqual([['r-0', 'r-1'], ['r-2', 'r-3'], ['r-4']]);
+      expect([first.remainingItemCount, second.remainingItemCount, last.remainingItemCount]).toEqual([3, 1, undefined]);
+      expect(last.continue).toBeUndefined();
+      // Counting the prefix again per page made paging through N objects O(N²/limit) in etcd.
+      expect(range).toHaveBeenCalledTimes(3);
+    } finally {
+      range.mockRestore();
+    }
   });
 
   it('watches etcd directly: initial state, then changes, with the predicate applied to transitions', async () => {
