@@ -8,7 +8,7 @@ import { Agent, createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
-import { agentFor, call, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 import { figure } from './report';
 
 export interface AdmissionBenchTarget {
@@ -55,7 +55,7 @@ export async function benchAdmission(t: AdmissionBenchTarget): Promise<void> {
   try {
     for (const name of ['admission-plain', 'admission-hooked']) await post('/api/v1/namespaces', { metadata: { name, labels: { bench: name } } });
     // The informers start with the first admitted write: warm them (and the JIT) first.
-    await runLoad(64, 1, create('admission-plain', 'warm'));
+    await runLoad(64, warmupSeconds(t.seconds), create('admission-plain', 'warm'));
     const none = await runLoad(64, t.seconds, create('admission-plain', 'none'));
     for (let i = 0; i < 20; i++) {
       const r = await call(agent, t.apiPort, {
@@ -75,7 +75,7 @@ export async function benchAdmission(t: AdmissionBenchTarget): Promise<void> {
     await new Promise((r) => setTimeout(r, 1000));
     const review = JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid: 'bench', object: { metadata: { name: 'x' }, data: { key: 'value' } } } });
     const hookAgent = new Agent({ keepAlive: true, maxSockets: 1, ca: t.tls.ca });
-    await runLoad(1, 1, create('admission-hooked', 'warm'));
+    await runLoad(1, warmupSeconds(t.seconds), create('admission-hooked', 'warm'));
     const own = await runLoad(1, t.seconds, async () => (await call(hookAgent, webhook.port, { method: 'POST', path: '/validate?timeout=10s', body: review })).status === 200);
     const without = await runLoad(1, t.seconds, create('admission-plain', 'serial'));
     const before = webhook.calls();

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensurePki, issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 import { figure } from './report';
 
 export interface ApfBenchTarget {
@@ -55,8 +55,8 @@ async function measure(port: number, quiet: TlsClient, noisy: TlsClient, seconds
   const noisyAgent = agentFor(noisy, NOISY_CONCURRENCY);
   const get = async (): Promise<boolean> => (await call(quietAgent, port, { method: 'GET', path: '/api/v1/namespaces/apf-bench/configmaps/quiet' })).status === 200;
   const list = async (): Promise<boolean> => (await call(noisyAgent, port, { method: 'GET', path: '/api/v1/namespaces/apf-bench/configmaps' })).status === 200;
-  await runLoad(1, 1, get);
-  await runLoad(NOISY_CONCURRENCY, 1, list);
+  await runLoad(1, warmupSeconds(seconds), get);
+  await runLoad(NOISY_CONCURRENCY, warmupSeconds(seconds), list);
   const alone = await runLoad(1, seconds, get);
   const [underNoise, noise] = await Promise.all([runLoad(1, seconds, get), runLoad(NOISY_CONCURRENCY, seconds, list)]);
   quietAgent.destroy();

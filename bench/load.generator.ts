@@ -51,6 +51,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** A warm-up's length (JIT, connections) before a measured run of `seconds`: 1 s, less for `--quick`'s short runs. */
+export function warmupSeconds(seconds: number): number {
+  return Math.min(1, seconds / 4);
+}
+
 /** Runs `concurrency` loops of `next()` for `seconds`, measuring throughput and latency. */
 export async function runLoad(concurrency: number, seconds: number, next: (i: number) => Promise<boolean>): Promise<LoadResult> {
   const latencies: number[] = [];

@@ -17,6 +17,8 @@ export interface Figure {
   /** Undefined when the target is only reported (no comparison). */
   met?: boolean;
   detail: string;
+  /** Seconds since the run started when the figure was taken (to keep `--quick` under two minutes). */
+  atSeconds: number;
 }
 
 const figures: Figure[] = [];
@@ -31,7 +33,7 @@ function parseTarget(target: string): { op: '≥' | '≤'; limit: number } | und
 export function figure(name: string, value: number, unit: string, detail: string, target = 'report'): string {
   const t = parseTarget(target);
   const met = t === undefined || Number.isNaN(value) ? (t ? false : undefined) : t.op === '≥' ? value >= t.limit : value <= t.limit;
-  figures.push({ name, value, unit, target, met, detail });
+  figures.push({ name, value, unit, target, met, detail, atSeconds: Math.round(performance.now() / 100) / 10 });
   const mark = met === undefined ? '' : met ? '  ✓' : '  ✗ MISSED';
   return `${name.padEnd(36)} ${detail}  (target ${target})${mark}`;
 }
@@ -77,15 +79,15 @@ export function writeReport(path: string, run: { quick: boolean; seconds: number
     '',
     `\`${['bench', ...run.args].join(' ')}\`, ${run.seconds} s per run, ${meta.cores} cores, load average ${meta.loadAverage.map((l) => l.toFixed(2)).join(' ')}`,
     '',
-    '| figure | value | target | | detail |',
-    '|---|---|---|---|---|',
-    ...figures.map((f) => `| ${cell(f.name)} | ${Number.isNaN(f.value) ? 'n/a' : `${+f.value.toFixed(2)} ${f.unit}`} | ${cell(f.target)} | ${f.met === undefined ? '' : f.met ? '✓' : '✗ missed'} | ${cell(f.detail)} |`),
+    '| figure | value | target | | detail | at |',
+    '|---|---|---|---|---|---|',
+    ...figures.map((f) => `| ${cell(f.name)} | ${Number.isNaN(f.value) ? 'n/a' : `${+f.value.toFixed(2)} ${f.unit}`} | ${cell(f.target)} | ${f.met === undefined ? '' : f.met ? '✓' : '✗ missed'} | ${cell(f.detail)} | ${f.atSeconds} s |`),
     '',
     ...(regressions.length ? ['## More than 10% worse than the previous run', '', ...regressions.map((r) => `- ${r}`), ''] : []),
   ].join('\n');
   writeFileSync(`${path}.md`, md);
   const missed = figures.filter((f) => f.met === false);
-  console.log(`\n${figures.length} figures, ${missed.length} missed${missed.length ? `: ${missed.map((f) => f.name.trim()).join('; ')}` : ''}`);
+  console.log(`\n${figures.length} figures in ${(performance.now() / 1000).toFixed(0)} s, ${missed.length} missed${missed.length ? `: ${missed.map((f) => f.name.trim()).join('; ')}` : ''}`);
   if (regressions.length) console.log(`more than 10% worse than the previous run: ${regressions.join('; ')}`);
   console.log(`report: ${path}.json, ${path}.md`);
 }

@@ -21,7 +21,7 @@ import { Etcd3 } from 'etcd3';
 import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
 import { startStubAggregatedServer } from './aggregated.stub';
-import { agentFor, call, percentile, runLoad, type TlsClient } from './load.generator';
+import { agentFor, call, percentile, runLoad, warmupSeconds, type TlsClient } from './load.generator';
 import { figure } from './report';
 import { coreApiEnv, memoryProbe, openFileLimit, rssBytes, startApp, stopApp, waitReady } from './servers';
 import type { WatchClientsMessage, WatchClientsOptions } from './watch.clients';
@@ -364,7 +364,7 @@ export async function benchScaleApiServices(t: ScaleBenchTarget & { aggPort: num
     await post('/api/v1/namespaces/default/endpoints', { metadata: { name: 'scale-stub' }, subsets: [{ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', port: stub.port }] }] });
     await post('/apis/apiregistration.k8s.io/v1/apiservices', apiService(0));
     if (!(await until(available(1), 60_000)) || !(await until(get, 60_000, 100))) throw new Error('the first scale APIService never became Available and routed');
-    await runLoad(1, 1, get);
+    await runLoad(1, warmupSeconds(t.seconds), get);
     const one = await runLoad(1, t.seconds, get);
     await discoveryFigures(t.aggPort, t.tls, '1 APIService');
     const t0 = performance.now();
@@ -377,7 +377,7 @@ export async function benchScaleApiServices(t: ScaleBenchTarget & { aggPort: num
       figure(`${APISERVICES} APIServices → all Available`, all ? upMs / 1000 : NaN, 's', `${all ? `${(upMs / 1000).toFixed(1)} s` : 'not all after 600 s'}; all in discovery ${discovered ? `${(discoveredMs / 1000).toFixed(1)} s` : 'never'}`),
     );
     await discoveryFigures(t.aggPort, t.tls, `${APISERVICES} APIServices`);
-    await runLoad(1, 1, get);
+    await runLoad(1, warmupSeconds(t.seconds), get);
     const many = await runLoad(1, t.seconds, get);
     const ratio = many.p50ms / one.p50ms;
     console.log(

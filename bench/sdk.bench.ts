@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import type { PkiPaths } from '@kube/pki';
 import { freePort, tempDir } from '@kube/testing';
-import { agentFor, call, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 
 export interface SdkBenchTarget {
   root: string;
@@ -59,8 +59,8 @@ export async function benchSdk(t: SdkBenchTarget): Promise<void> {
     }
     await call(agent, t.aggPort, { method: 'POST', path: configmapPath, body: JSON.stringify({ metadata: { name: 'sdk-bench' }, data: { reference: 'x' } }) });
     const get = (path: string) => async () => (await call(agent, t.aggPort, { method: 'GET', path })).status === 200;
-    await runLoad(32, 1, get(`${flunderPath}/bench`));
-    await runLoad(32, 1, get(`${configmapPath}/sdk-bench`));
+    await runLoad(32, warmupSeconds(t.seconds), get(`${flunderPath}/bench`));
+    await runLoad(32, warmupSeconds(t.seconds), get(`${configmapPath}/sdk-bench`));
     const getConfigmap = await runLoad(32, t.seconds, get(`${configmapPath}/sdk-bench`));
     const getFlunder = await runLoad(32, t.seconds, get(`${flunderPath}/bench`));
     console.log(t.line('GET Flunder via aggregator (SDK)', getFlunder, getConfigmap, '≥ 90% of configmap GET via aggregator'));
