@@ -302,6 +302,9 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
     const mem0 = await t.readExtensionsMemory();
     const t0 = performance.now();
     const failures: string[] = [];
+    // Creates per second over the first and the last tenth: a rate that falls as CRDs accumulate is per-CRD work
+    // that grows with their number.
+    const done: Array<{ count: number; at: number }> = [{ count: 0, at: t0 }];
     for (let i = 0; i < CRDS; i += 16) {
       await Promise.all(
         Array.from({ length: Math.min(16, CRDS - i) }, async (_, j) => {
@@ -309,8 +312,12 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
           if (r.status !== 201) failures.push(`${r.status} ${r.body.slice(0, 200)}`);
         }),
       );
+      done.push({ count: Math.min(CRDS, i + 16), at: performance.now() });
     }
     const createdMs = performance.now() - t0;
+    const rate = (from: { count: number; at: number }, to: { count: number; at: number }): number => ((to.count - from.count) / (to.at - from.at)) * 1000;
+    const firstRate = rate(done[0], done.find((d) => d.count >= CRDS / 10) ?? done[done.length - 1]);
+    const lastRate = rate([...done].reverse().find((d) => d.count <= CRDS * 0.9) ?? done[0], done[done.length - 1]);
     if (failures.length) throw new Error(`${failures.length} CRD creates failed, e.g. ${failures[0]}`);
     const established = async (): Promise<boolean> => {
       const list = JSON.parse((await call(agent, t.aggPort, { method: 'GET', path: `${crds}?labelSelector=bench%3Dscale` })).body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
@@ -327,7 +334,7 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
     await sleep(2000);
     const mem1 = await t.readExtensionsMemory();
     console.log(
-      figure(`${n(CRDS)} CRDs → all Established`, allEstablished ? establishedMs / 1000 : NaN, 's', `${allEstablished ? `${(establishedMs / 1000).toFixed(1)} s` : 'not all after 600 s'} (created in ${(createdMs / 1000).toFixed(1)} s, 16 at a time; all in aggregated discovery ${allDiscovered ? `${(discoveredMs / 1000).toFixed(1)} s` : 'never'})`),
+      figure(`${n(CRDS)} CRDs → all Established`, allEstablished ? establishedMs / 1000 : NaN, 's', `${allEstablished ? `${(establishedMs / 1000).toFixed(1)} s` : 'not all after 600 s'} (created in ${(createdMs / 1000).toFixed(1)} s, 16 at a time: ${firstRate.toFixed(0)}/s over the first tenth, ${lastRate.toFixed(0)}/s over the last; all in aggregated discovery ${allDiscovered ? `${(discoveredMs / 1000).toFixed(1)} s` : 'never'})`),
     );
     const rssPer = (mem1.rss - mem0.rss) / CRDS;
     console.log(figure(`  extensions memory per CRD`, rssPer / 1024, 'KiB', `RSS ${(mem0.rss / MB).toFixed(0)} → ${(mem1.rss / MB).toFixed(0)} MiB = ${(rssPer / 1024).toFixed(0)} KiB per CRD; live heap ${(mem0.heapUsed / MB).toFixed(0)} → ${(mem1.heapUsed / MB).toFixed(0)} MiB = ${((mem1.heapUsed - mem0.heapUsed) / CRDS / 1024).toFixed(0)} KiB per CRD`));
