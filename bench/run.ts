@@ -57,7 +57,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 1.5 : 5));
 const WARMUP = warmupSeconds(SECONDS);
 /** ClusterRoles and bindings besides the one that matters in the RBAC figure. */
 const RBAC_ROLES = QUICK ? 250 : 1000;
-/** BENCH_PROFILE_DIR: CPU profiles of core-api and extensions (`<dir>/<server>`), read with tools/cpuprofile.summary.cjs. */
+/** BENCH_PROFILE_DIR: CPU profiles of core-api, extensions and the aggregator (`<dir>/<server>`), read with tools/cpuprofile.summary.cjs. */
 const profileArgs = (server: string): string[] => (process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_PROFILE_DIR, server)}`] : []);
 
 function startChild(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
@@ -393,7 +393,7 @@ async function benchWithExtensionsAndAggregator(children: ChildProcess[], etcdEn
     KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
     KUBE_AGGREGATOR_BACKENDS: `core-api=https://127.0.0.1:${apiPort},extensions=https://127.0.0.1:${extPort}`,
     KUBE_MAX_REQUESTS_INFLIGHT: '2000',
-  });
+  }, profileArgs('aggregator'));
   children.push(aggregator);
   await waitReady(aggPort, tls);
   if (wanted('proxy')) await benchAggregator(apiPort, aggPort, tls, pki);
