@@ -1,105 +1,245 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { request } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { pipeline } from 'node:stream';
 import { connect as tlsConnect } from 'node:tls';
 import { Errors, StatusError } from '@kube/apimachinery';
 import type { UserInfo } from '@kube/apiserver';
+import type { BackendConnection, BackendPool, Exchange } from './backend.pool';
 import type { BackendAgents, BackendTarget, ProxyClientCertificate } from './backend.target';
-
-/** Hop-by-hop headers (RFC 9110) and credentials that must never be forwarded. */
-const DROPPED_REQUEST_HEADERS = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'authorization', 'host']);
-const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+import type { ResponseHead } from './http1.response';
 
 /**
- * The headers a backend sees: the client's, minus credentials, impersonation and any client-sent X-Remote-*,
- * plus the authenticated identity (kube's SetAuthProxyHeaders) and X-Forwarded-*.
+ * Hop-by-hop headers (RFC 9110), credentials, and the headers the proxy itself sets: never forwarded as the
+ * client sent them. Expect too: the front door answered 100-continue itself and the body follows anyway.
  */
-export function backendHeaders(req: IncomingMessage, user: UserInfo, upgrade = false): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(req.headers as IncomingHttpHeaders)) {
+const DROPPED_REQUEST_HEADERS = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'authorization', 'host', 'expect', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto', 'x-forwarded-uri']);
+/** Hop-by-hop response headers, and Audit-Id: the front door answers with its own (the same id, given to the backend). */
+export const DROPPED_RESPONSE_HEADERS: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'audit-id']);
+/** What Node's own header validation refuses: a value that could end the header line early. */
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+function checked(value: string): string {
+  if (INVALID_HEADER_VALUE.test(value)) throw Errors.internal(new Error('invalid character in an identity header value'));
+  return value;
+}
+
+/**
+ * The headers a backend sees, as a flat [name, value, name, value, …] list: the client's, minus credentials,
+ * impersonation and any client-sent X-Remote-*, plus Host, the authenticated identity (kube's
+ * SetAuthProxyHeaders) and X-Forwarded-*. The client's own values passed Node's parser; identity values are
+ * checked here.
+ */
+export function backendHeaders(req: IncomingMessage, user: UserInfo, target: BackendTarget, upgrade = false): string[] {
+  const out: string[] = ['host', target.url.host];
+  const headers = req.headers;
+  for (const k in headers) {
+    const v = headers[k];
     if (v === undefined || DROPPED_REQUEST_HEADERS.has(k) || k.startsWith('x-remote-') || k.startsWith('impersonate-')) continue;
-    out[k] = v;
+    if (typeof v === 'string') out.push(k, v);
+    else for (const one of v) out.push(k, one);
   }
   if (upgrade) {
-    out.connection = 'Upgrade';
-    if (req.headers.upgrade) out.upgrade = req.headers.upgrade;
+    out.push('connection', 'Upgrade');
+    if (headers.upgrade) out.push('upgrade', headers.upgrade);
   }
-  out['x-remote-user'] = user.name;
-  if (user.uid) out['x-remote-uid'] = user.uid;
-  if (user.groups.length) out['x-remote-group'] = user.groups;
-  for (const [key, values] of Object.entries(user.extra ?? {})) out[`x-remote-extra-${encodeURIComponent(key)}`] = values;
+  out.push('x-remote-user', checked(user.name));
+  if (user.uid) out.push('x-remote-uid', checked(user.uid));
+  for (const g of user.groups) out.push('x-remote-group', checked(g));
+  if (user.extra) for (const key in user.extra) for (const value of user.extra[key]) out.push(`x-remote-extra-${encodeURIComponent(key)}`, checked(value));
   const remote = req.socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  out['x-forwarded-for'] = prior ? `${String(prior)}, ${remote}` : remote;
-  out['x-forwarded-host'] = req.headers.host ?? '';
-  out['x-forwarded-proto'] = 'https';
-  out['x-forwarded-uri'] = req.url ?? '/';
+  const prior = headers['x-forwarded-for'];
+  out.push('x-forwarded-for', prior ? `${String(prior)}, ${remote}` : remote, 'x-forwarded-host', headers.host ?? '', 'x-forwarded-proto', 'https', 'x-forwarded-uri', req.url ?? '/');
   return out;
 }
 
-function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  for (const [k, v] of Object.entries(headers)) if (v !== undefined && !DROPPED_RESPONSE_HEADERS.has(k)) out[k] = v;
-  return out;
+type BodyFraming = 'none' | 'length' | 'chunked';
+
+/** How the client's request body is framed (RFC 9112 6.3): chunked, a Content-Length above 0, or none. */
+function bodyFraming(req: IncomingMessage): BodyFraming {
+  if (req.headers['transfer-encoding'] !== undefined) return 'chunked';
+  const length = req.headers['content-length'];
+  return length !== undefined && length !== '0' ? 'length' : 'none';
+}
+
+/** The request head for the backend, written in one piece (latin1, as Node writes header strings). */
+function requestHead(req: IncomingMessage, headers: string[], framing: BodyFraming): string {
+  let head = `${req.method} ${req.url} HTTP/1.1\r\n`;
+  for (let i = 0; i < headers.length; i += 2) {
+    // A chunked body is re-chunked by us: its Content-Length (if a client sent both) is not passed on.
+    if (framing === 'chunked' && headers[i] === 'content-length') continue;
+    head += `${headers[i]}: ${headers[i + 1]}\r\n`;
+  }
+  if (framing === 'chunked') head += 'transfer-encoding: chunked\r\n';
+  return `${head}\r\n`;
+}
+
+const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * One proxied request: the head (and body) to a pooled backend connection, the response streamed back as it
+ * arrives. Settles once: with the status written, or rejected with the Status error for the front door to
+ * write when nothing was written yet.
+ */
+class ProxyExchange implements Exchange {
+  private conn?: BackendConnection;
+  private status = 0;
+  private responded = false;
+  private settled = false;
+  private retried = false;
+  private bodyStarted = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly pool: BackendPool,
+    private readonly head: string,
+    private readonly framing: BodyFraming,
+    private readonly resolve: (status: number) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {}
+
+  start(fresh: boolean): void {
+    try {
+      this.pool.acquire(fresh, (err, conn) => {
+        if (err) this.onError(err, false);
+        else this.send(conn);
+      });
+    } catch (err) {
+      this.onError(err as Error, false);
+    }
+  }
+
+  private send(conn: BackendConnection): void {
+    if (this.settled) {
+      // The client went away while the connection was being made: keep it for the next request.
+      this.pool.release(conn);
+      return;
+    }
+    this.conn = conn;
+    conn.begin(this, this.head, this.req.method === 'HEAD', this.framing !== 'none');
+    if (this.framing !== 'none') this.sendBody(conn);
+  }
+
+  /** Streams the client's body (re-chunked when it came chunked), pausing the client while the backend lags. */
+  private sendBody(conn: BackendConnection): void {
+    this.bodyStarted = true;
+    const chunked = this.framing === 'chunked';
+    const req = this.req;
+    const resume = (): void => {
+      conn.socket.off('drain', resume);
+      conn.socket.off('close', resume);
+      req.resume();
+    };
+    req.on('data', (chunk: Buffer) => {
+      // The exchange ended early (an answer before the whole body, a failure): the rest is read and dropped.
+      if (chunk.length === 0 || conn.closed) return;
+      const ok = chunked ? (conn.write(`${chunk.length.toString(16)}\r\n`), conn.write(chunk), conn.write('\r\n')) : conn.write(chunk);
+      if (!ok) {
+        req.pause();
+        conn.socket.on('drain', resume);
+        conn.socket.on('close', resume);
+      }
+    });
+    req.on('end', () => {
+      if (chunked) conn.write('0\r\n\r\n');
+      conn.requestDone = true;
+    });
+  }
+
+  onHead(head: ResponseHead): void {
+    this.responded = true;
+    this.status = head.status;
+    const res = this.res;
+    if (head.status >= 300 && head.status < 400 && head.status !== 304 && head.headers.location !== undefined) {
+      this.conn?.close();
+      this.fail(new StatusError(502, 'InternalError', 'the backend attempted to redirect this request, which is not permitted'));
+      return;
+    }
+    if (res.headersSent || res.writableEnded || res.destroyed) {
+      // Too late: a timeout answered already, or the client is gone.
+      this.conn?.close();
+      this.done(res.statusCode);
+      return;
+    }
+    try {
+      res.writeHead(head.status, head.headers);
+    } catch (err) {
+      // A field Node refuses to write (a value with control characters): nothing was sent yet.
+      this.conn?.close();
+      this.fail(new StatusError(502, 'InternalError', `invalid response from the backend: ${(err as Error).message}`));
+      return;
+    }
+    // Streams (watches: no Content-Length) get their headers at once; sized answers send headers and body
+    // together, saving a TLS record per request.
+    if (head.streamed) res.flushHeaders();
+  }
+
+  onBody(chunk: Buffer): void {
+    if (this.settled) return;
+    if (!this.res.write(chunk)) {
+      const socket = this.conn?.socket;
+      if (!socket) return;
+      socket.pause();
+      this.res.once('drain', () => socket.resume());
+    }
+  }
+
+  onEnd(): void {
+    if (this.settled) return;
+    // Settled first, so the response's own close never cancels a finished exchange.
+    this.done(this.status);
+    this.res.end();
+  }
+
+  onError(err: Error, retryable: boolean): void {
+    if (this.settled) return;
+    if (!this.responded) {
+      // A reused keep-alive connection the server closed just as the request went out: once more on a new one.
+      if (retryable && !this.retried && !this.bodyStarted && REPLAYABLE_METHODS.has(this.req.method ?? '')) {
+        this.retried = true;
+        this.conn = undefined;
+        this.start(true);
+        return;
+      }
+      this.fail(Errors.serviceUnavailable(`error trying to reach service: ${err.message}`));
+      return;
+    }
+    // Cut mid-response: cut the client's response too (a watch ends, the client re-watches).
+    this.res.destroy();
+    this.done(this.status);
+  }
+
+  /** The response ended without us (timeout, client gone): stop the backend request too (ends watches on both sides). */
+  onClientClose(): void {
+    if (this.settled) return;
+    this.conn?.close();
+    this.done(this.res.statusCode);
+  }
+
+  private done(status: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(status);
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(err);
+  }
 }
 
 /**
- * Proxies one request to a backend, streaming both bodies with backpressure (a slow client slows the backend
- * read instead of growing the aggregator's memory; watch events pass as they come, with no timeout). A backend
- * redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure rejects with a 503 Status error for
- * the caller to write. When the response is finished or closed by someone else (the request timed out, the
- * client went away) the backend request is cancelled, and a late backend answer is dropped.
+ * Proxies one request to a backend over a pooled keep-alive connection, streaming both bodies without
+ * buffering (watch events pass as they come, with no timeout; a slow client pauses the backend's stream). A
+ * backend redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure rejects with a 503 Status
+ * error for the caller to write.
  */
 export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents): Promise<number> {
   return new Promise<number>((resolve, reject) => {
-    const upstream = request({
-      agent: agents.agentFor(target),
-      host: target.url.hostname,
-      port: target.url.port || 443,
-      servername: target.serverName,
-      method: req.method,
-      path: req.url,
-      headers: backendHeaders(req, user),
-    });
-    let responded = false;
-    let relayed = false;
-    const answeredElsewhere = (): boolean => res.headersSent || res.writableEnded || res.destroyed;
-    upstream.on('response', (up) => {
-      responded = true;
-      const status = up.statusCode ?? 502;
-      if (answeredElsewhere()) {
-        // Too late: a timeout answered already, or the client is gone.
-        up.destroy();
-        resolve(res.statusCode);
-        return;
-      }
-      if (status >= 300 && status < 400 && status !== 304 && up.headers.location) {
-        up.resume();
-        reject(new StatusError(502, 'InternalError', 'the backend attempted to redirect this request, which is not permitted'));
-        return;
-      }
-      res.writeHead(status, responseHeaders(up.headers));
-      // Streams (watches: no Content-Length) get their headers at once; sized answers send headers and body
-      // together, saving a TLS record per request.
-      if (up.headers['content-length'] === undefined) res.flushHeaders();
-      // Set before pipe ends the response, so our own end never cancels a finished (pooled) exchange.
-      up.once('end', () => (relayed = true));
-      pipeline(up, res, () => resolve(status));
-    });
-    upstream.on('error', (err) => {
-      if (responded) return;
-      if (answeredElsewhere()) {
-        resolve(res.statusCode);
-        return;
-      }
-      reject(Errors.serviceUnavailable(`error trying to reach service: ${err.message}`));
-    });
-    // The response ended without us (timeout, client gone): stop the backend request too (ends watches on both sides).
-    res.on('close', () => {
-      if (!relayed) upstream.destroy();
-    });
-    req.pipe(upstream);
+    const framing = bodyFraming(req);
+    const exchange = new ProxyExchange(req, res, agents.poolFor(target), requestHead(req, backendHeaders(req, user, target), framing), framing, resolve, reject);
+    res.on('close', () => exchange.onClientClose());
+    exchange.start(false);
   });
 }
 
@@ -128,9 +268,9 @@ export function proxyUpgrade(req: IncomingMessage, client: Socket, head: Buffer,
   });
   client.once('error', fail);
   backend.once('secureConnect', () => {
-    const headers = backendHeaders(req, user, true);
-    const lines = [`${req.method} ${req.url} HTTP/1.1`, `Host: ${target.url.host}`];
-    for (const [k, v] of Object.entries(headers)) for (const value of Array.isArray(v) ? v : [v]) lines.push(`${k}: ${value}`);
+    const headers = backendHeaders(req, user, target, true);
+    const lines = [`${req.method} ${req.url} HTTP/1.1`];
+    for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
     backend.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (head.length) backend.write(head);
     let buffered = Buffer.alloc(0);

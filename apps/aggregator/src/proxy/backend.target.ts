@@ -1,4 +1,7 @@
 import { Agent } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
+import { BackendPool, endpointOf } from './backend.pool';
+import { DROPPED_RESPONSE_HEADERS } from './backend.proxy';
 
 /** Where a group/version is served: one HTTPS endpoint and how to trust it. */
 export interface BackendTarget {
@@ -24,18 +27,25 @@ export interface ProxyClientCertificate {
 export const MAX_BACKEND_POOLS = 128;
 
 interface Pool {
+  /** The proxy's connections: our own lean HTTP/1.1 client (backend.pool.ts). */
+  proxy: BackendPool;
+  /** Node keep-alive agent for the aggregator's own requests (discovery, OpenAPI, availability checks). */
   agent: Agent;
   lastUsed: number;
 }
 
 /**
  * Keep-alive connection pools, one per backend endpoint and trust setting; created once, reused by every request.
+ * The TLS context (CA, client certificate and key) is parsed once per pool, not per connection.
  * Bounded: endpoints come and go (APIServices deleted, CA bundles rotated), so past `maxPools` the least recently
  * used pool is retired — its idle connections closed, its busy ones (a watch) closed when they finish.
  */
 export class BackendAgents {
   private readonly pools = new Map<string, Pool>();
+  /** Per target object (routing table entries live long): skips building the key on every request. */
+  private readonly byTarget = new WeakMap<BackendTarget, Pool>();
   private uses = 0;
+  private sweeper?: NodeJS.Timeout;
 
   constructor(
     private readonly client: ProxyClientCertificate,
@@ -46,28 +56,44 @@ export class BackendAgents {
     return this.pools.size;
   }
 
+  /** The proxy's keep-alive connections to `t`. */
+  poolFor(t: BackendTarget): BackendPool {
+    return this.poolOf(t).proxy;
+  }
+
+  /** A Node agent to `t`, for the aggregator's own requests. */
   agentFor(t: BackendTarget): Agent {
-    const key = `${t.url.host}|${t.serverName ?? ''}|${t.insecureSkipTLSVerify ? 'insecure' : (t.caPem ?? 'system')}`;
-    let pool = this.pools.get(key);
-    if (!pool) {
-      if (this.pools.size >= this.maxPools) this.retireLeastRecentlyUsed();
-      pool = {
-        agent: new Agent({
-          keepAlive: true,
-          maxSockets: Infinity,
-          maxFreeSockets: 64,
-          cert: this.client.certPem,
-          key: this.client.keyPem,
-          ca: t.caPem,
-          rejectUnauthorized: !t.insecureSkipTLSVerify,
-          servername: t.serverName,
-        }),
-        lastUsed: 0,
-      };
-      this.pools.set(key, pool);
+    return this.poolOf(t).agent;
+  }
+
+  private poolOf(t: BackendTarget): Pool {
+    let pool = this.byTarget.get(t);
+    if (!pool || pool.lastUsed < 0) {
+      const key = `${t.url.host}|${t.serverName ?? ''}|${t.insecureSkipTLSVerify ? 'insecure' : (t.caPem ?? 'system')}`;
+      pool = this.pools.get(key);
+      if (!pool) {
+        if (this.pools.size >= this.maxPools) this.retireLeastRecentlyUsed();
+        pool = this.createPool(t);
+        this.pools.set(key, pool);
+      }
+      this.byTarget.set(t, pool);
     }
     pool.lastUsed = ++this.uses;
-    return pool.agent;
+    return pool;
+  }
+
+  private createPool(t: BackendTarget): Pool {
+    const secureContext: SecureContext = createSecureContext({ cert: this.client.certPem, key: this.client.keyPem, ca: t.caPem });
+    const rejectUnauthorized = !t.insecureSkipTLSVerify;
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.pools.forEach((p) => p.proxy.sweep()), 10_000);
+      this.sweeper.unref();
+    }
+    return {
+      proxy: new BackendPool({ ...endpointOf(t.url.hostname, t.serverName), port: Number(t.url.port || 443), secureContext, rejectUnauthorized, maxIdle: 64, droppedResponseHeaders: DROPPED_RESPONSE_HEADERS }),
+      agent: new Agent({ keepAlive: true, maxSockets: Infinity, maxFreeSockets: 64, secureContext, rejectUnauthorized, servername: t.serverName }),
+      lastUsed: 0,
+    };
   }
 
   private retireLeastRecentlyUsed(): void {
@@ -80,13 +106,21 @@ export class BackendAgents {
       }
     }
     if (oldestKey === undefined) return;
-    const { agent } = this.pools.get(oldestKey) as Pool;
+    const pool = this.pools.get(oldestKey) as Pool;
     this.pools.delete(oldestKey);
-    retire(agent);
+    // Marks it retired for targets that still point at it (byTarget): they look the key up again.
+    pool.lastUsed = -1;
+    pool.proxy.destroy();
+    retire(pool.agent);
   }
 
   destroy(): void {
-    this.pools.forEach((p) => p.agent.destroy());
+    clearInterval(this.sweeper);
+    this.sweeper = undefined;
+    this.pools.forEach((p) => {
+      p.proxy.destroy();
+      p.agent.destroy();
+    });
     this.pools.clear();
   }
 }
