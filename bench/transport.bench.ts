@@ -41,6 +41,7 @@ async function main(): Promise<void> {
       'proxy h1 → http2 backend (h1 by ALPN)': await start(children, ['proxy-h1', ...serving, String(b2.port), ...client]),
       'proxy h2 → http2 backend': await start(children, ['proxy-h2', ...serving, String(b2.port), ...client]),
       'proxy undici (h1) → https backend': await start(children, ['proxy-undici', ...serving, String(b1.port), ...client]),
+      'proxy h1, no TLS → unix socket backend': await start(children, ['proxy-uds', ...serving, (await start(children, ['backend-uds', join(dir, 'backend.sock'), bodyFile]), join(dir, 'backend.sock')), ...client]),
       'aggregator proxyRequest → https backend': await start(children, ['proxy-pool', ...serving, String(b1.port), ...client]),
     };
     const one = agentFor(tls, 1);

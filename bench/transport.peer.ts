@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, createServer as createHttpsServer, request } from 'node:https';
 import { connect, constants, createSecureServer, type ClientHttp2Session, type IncomingHttpHeaders as H2Headers } from 'node:http2';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Agent as HttpAgent, createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { proxyRequest } from '../apps/aggregator/src/proxy/backend.proxy';
 import { BackendAgents, type BackendTarget } from '../apps/aggregator/src/proxy/backend.target';
 
@@ -12,22 +12,36 @@ import { BackendAgents, type BackendTarget } from '../apps/aggregator/src/proxy/
  *  - `proxy-h1 <cert> <key> <ca> <backendPort> <clientCert> <clientKey>`: a minimal reverse proxy, keep-alive agent;
  *  - `proxy-h2 …` the same, one multiplexed HTTP/2 session to the backend (node:http2 client);
  *  - `proxy-undici …` the same on Node's bundled undici Agent (dispatch API; the undici package is not installed);
- *  - `proxy-pool …` the aggregator's proxyRequest (apps/aggregator/src/proxy: its own HTTP/1.1 pool).
+ *  - `proxy-pool …` the aggregator's proxyRequest (apps/aggregator/src/proxy: its own HTTP/1.1 pool);
+ *  - `backend-uds <socket> <body>` / `proxy-uds … <socket> …`: plain HTTP/1.1 on a Unix domain socket (no TLS on the second hop).
  * Each prints its port on its first line.
  */
 const [role, certFile, keyFile, caFile, arg4, clientCertFile, clientKeyFile] = process.argv.slice(2);
-const tls = { cert: readFileSync(certFile), key: readFileSync(keyFile), ca: readFileSync(caFile), requestCert: true, rejectUnauthorized: false };
+const tls = role === 'backend-uds' ? { cert: Buffer.alloc(0), key: Buffer.alloc(0), ca: Buffer.alloc(0), requestCert: true, rejectUnauthorized: false } : { cert: readFileSync(certFile), key: readFileSync(keyFile), ca: readFileSync(caFile), requestCert: true, rejectUnauthorized: false };
 
 function serveBody(_req: unknown, res: ServerResponse): void {
   res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
   res.end(body);
 }
-const body = role.startsWith('backend') ? readFileSync(arg4) : Buffer.alloc(0);
+const body = role === 'backend-h1' || role === 'backend-h2' ? readFileSync(arg4) : Buffer.alloc(0);
 
 function h1Proxy(port: number): (req: IncomingMessage, res: ServerResponse) => void {
   const agent = new Agent({ keepAlive: true, maxSockets: 64, ca: tls.ca, cert: readFileSync(clientCertFile), key: readFileSync(clientKeyFile) });
   return (req, res) => {
     const upstream = request({ agent, host: '127.0.0.1', port, method: req.method, path: req.url, headers: { accept: req.headers.accept ?? '*/*', 'x-remote-user': 'admin' } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.writeHead(502).end());
+    req.pipe(upstream);
+  };
+}
+
+/** HTTP/1.1 without TLS over a Unix domain socket (what a co-located backend could be reached by). */
+function udsProxy(socketPath: string): (req: IncomingMessage, res: ServerResponse) => void {
+  const agent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+  return (req, res) => {
+    const upstream = httpRequest({ agent, socketPath, method: req.method, path: req.url, headers: { accept: req.headers.accept ?? '*/*', 'x-remote-user': 'admin' } }, (up) => {
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);
     });
@@ -94,6 +108,17 @@ interface UndiciAgent {
 }
 
 async function main(): Promise<void> {
+if (role === 'backend-uds') {
+  // argv: backend-uds <socket path> <body>: plain HTTP on a Unix domain socket; prints 0.
+  const uds = createHttpServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': udsBody.length });
+    res.end(udsBody);
+  });
+  const udsBody = readFileSync(keyFile);
+  await new Promise<void>((r) => uds.listen(certFile, () => r()));
+  process.stdout.write('0\n');
+  return;
+}
 const server =
   role === 'backend-h1'
     ? createHttpsServer(tls, serveBody)
@@ -101,6 +126,8 @@ const server =
       ? createSecureServer({ ...tls, allowHTTP1: true }, serveBody as never)
       : role === 'proxy-undici'
         ? createHttpsServer(tls, await undiciProxy(Number(arg4)))
+        : role === 'proxy-uds'
+          ? createHttpsServer(tls, udsProxy(arg4))
         : role === 'proxy-pool'
           ? createHttpsServer(tls, poolProxy(Number(arg4)))
           : createHttpsServer(tls, (role === 'proxy-h2' ? h2Proxy : h1Proxy)(Number(arg4)));
