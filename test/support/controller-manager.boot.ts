@@ -25,6 +25,8 @@ export async function startControllerManager(url: string, pki: PkiPaths, opts: P
       api: { url, caPem: pem(pki.caCert), certPem: pem(pki.controllerManagerCert), keyPem: pem(pki.controllerManagerKey), userAgent: 'kube-controller-manager/test' },
       serving: { bindAddress: '127.0.0.1', port: 0, certPem: pem(pki.apiserverCert), keyPem: pem(pki.apiserverKey) },
       rootCaPem: pem(pki.caCert),
+      // The cluster CA signs approved kube-apiserver-client CSRs, as npm start wires it.
+      clusterSigning: { certPem: pem(pki.caCert), keyPem: pem(pki.caKey) },
       // Tests wait for handovers: kube's timings scaled down.
       leaderElection: { leaseDurationMs: 4000, renewDeadlineMs: 3000, retryPeriodMs: 500 },
       ...opts,

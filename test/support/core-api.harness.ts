@@ -94,7 +94,7 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   const dir = tempDir('core-api');
   const pki = await ensurePki(join(dir, 'pki'));
   const config = serverConfig(pki, etcd, await freePort(), 'core-api', { maxRequestsInFlight: opts.maxRequestsInFlight, requestTimeoutMs: opts.requestTimeoutMs });
-  const app = await bootCoreApi(config, undefined, pki);
+  const app = await bootCoreApi(config);
   const port = app.get(ApiServerLifecycle).port;
   const access = await adminAccess(pki, dir, port);
   // Handed out once /readyz passes, like a stack (the RBAC bootstrap policy is a readiness check).
@@ -115,11 +115,9 @@ export async function startCoreApi(opts: { etcd?: EtcdProcess; maxRequestsInFlig
   };
 }
 
-async function bootCoreApi(config: ServerConfig, bootstrapManifests?: string, pki?: PkiPaths): Promise<INestApplicationContext> {
-  // The cluster CA signs approved kube-apiserver-client CSRs, as npm start wires it.
-  const signing = pki ? { certPem: readFileSync(pki.caCert, 'utf8'), keyPem: readFileSync(pki.caKey, 'utf8') } : undefined;
+async function bootCoreApi(config: ServerConfig, bootstrapManifests?: string): Promise<INestApplicationContext> {
   const app = await createServerApp(
-    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true, bootstrapManifests, clusterSigning: signing }),
+    CoreApiModule.forRoot({ config, serviceClusterIPRange: '10.96.0.0/12', serviceNodePortRange: { base: 30000, size: 2768 }, allowLoopbackEndpoints: true, bootstrapManifests }),
     { logger: ['error', 'warn'] },
   );
   return app;
@@ -144,7 +142,7 @@ export async function startStack(
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { requestLog: opts.requestLog };
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests, pki);
+  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
   const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls)), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;

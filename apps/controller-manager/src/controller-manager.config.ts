@@ -10,6 +10,8 @@ export interface ControllerManagerOptions {
   serving: { bindAddress: string; port: number; certPem: string; keyPem: string };
   /** kube's --root-ca-file: what kube-root-ca.crt publishes. */
   rootCaPem: string;
+  /** kube's --cluster-signing-cert-file/--cluster-signing-key-file: the CA the csrsigning controller signs with. */
+  clusterSigning?: { certPem: string; keyPem: string };
   /** holderIdentity in the Lease; kube: `<hostname>_<uuid>`. */
   identity?: string;
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
@@ -34,7 +36,9 @@ function file(env: NodeJS.ProcessEnv, name: string): string {
  * KUBE_MASTER_URL (the front door), KUBE_CLIENT_CERT_FILE / KUBE_CLIENT_KEY_FILE (the system:kube-controller-manager
  * certificate), KUBE_CLIENT_CA_FILE (verifies the front door), KUBE_ROOT_CA_FILE (published as kube-root-ca.crt;
  * default the client CA), KUBE_TLS_CERT_FILE / KUBE_TLS_PRIVATE_KEY_FILE and KUBE_BIND_ADDRESS / KUBE_SECURE_PORT
- * for /healthz, /readyz and /metrics, KUBE_CONTROLLERS (comma-separated, default all).
+ * for /healthz, /readyz and /metrics, KUBE_CONTROLLERS (comma-separated, default all),
+ * KUBE_CLUSTER_SIGNING_CERT_FILE / KUBE_CLUSTER_SIGNING_KEY_FILE (the CA approved kube-apiserver-client CSRs are
+ * signed with; without them the signing controller does not run).
  */
 export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ControllerManagerOptions {
   const url = env.KUBE_MASTER_URL;
@@ -44,6 +48,15 @@ export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process
     api: { url, caPem, certPem: file(env, 'KUBE_CLIENT_CERT_FILE'), keyPem: file(env, 'KUBE_CLIENT_KEY_FILE'), userAgent: 'kube-controller-manager/v1.33.0 (linux/amd64) kube-ts' },
     serving: { bindAddress: env.KUBE_BIND_ADDRESS ?? '0.0.0.0', port: Number(env.KUBE_SECURE_PORT ?? 10257), certPem: file(env, 'KUBE_TLS_CERT_FILE'), keyPem: file(env, 'KUBE_TLS_PRIVATE_KEY_FILE') },
     rootCaPem: env.KUBE_ROOT_CA_FILE ? readFileSync(env.KUBE_ROOT_CA_FILE, 'utf8') : caPem,
+    clusterSigning: clusterSigningFromEnv(env),
     controllers: env.KUBE_CONTROLLERS ? env.KUBE_CONTROLLERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
   };
+}
+
+function clusterSigningFromEnv(env: NodeJS.ProcessEnv): ControllerManagerOptions['clusterSigning'] {
+  const cert = env.KUBE_CLUSTER_SIGNING_CERT_FILE;
+  const key = env.KUBE_CLUSTER_SIGNING_KEY_FILE;
+  if (!cert && !key) return undefined;
+  if (!cert || !key) throw new Error('KUBE_CLUSTER_SIGNING_CERT_FILE and KUBE_CLUSTER_SIGNING_KEY_FILE go together');
+  return { certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
 }

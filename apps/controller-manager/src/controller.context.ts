@@ -1,5 +1,6 @@
 import type { GroupResource } from '@kube/apimachinery';
 import { restListerWatcher, SharedInformerFactory, type ListerWatcher, type RestClient } from '@kube/client';
+import type { CertificateAuthority } from '@kube/pki';
 import type { EventRecorder } from './event.recorder';
 import type { ResourceDiscovery } from './resource.discovery';
 
@@ -12,6 +13,8 @@ export interface ControllerContext {
   events: EventRecorder;
   /** The cluster CA certificate the root-CA publisher copies into every namespace (kube's --root-ca-file). */
   rootCaPem: string;
+  /** The CA approved kube-apiserver-client CSRs are signed with (kube's --cluster-signing-cert-file/-key-file). */
+  clusterSigningCa?: CertificateAuthority;
 }
 
 /** A controller the manager runs while it leads: `start` resolves once its first pass is done, `stop` ends it. */
@@ -21,7 +24,8 @@ export interface ManagedController {
   stop(): Promise<void>;
 }
 
-export type ControllerFactory = (ctx: ControllerContext) => ManagedController;
+/** Builds a controller for a term; undefined when its configuration is missing (kube skips such controllers too). */
+export type ControllerFactory = (ctx: ControllerContext) => ManagedController | undefined;
 
 /**
  * Informers through the API for any resource discovery lists: the version is looked up at every (re)list, so an

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import { Gauge, register } from 'prom-client';
 import { HealthChecks } from '@kube/apiserver';
 import { LeaderElector, RestClient } from '@kube/client';
+import { parseCertificateAuthority, type CertificateAuthority } from '@kube/pki';
 import { CONTROLLERS } from './controllers';
 import { discoveryInformerFactory, type ControllerContext, type ManagedController } from './controller.context';
 import { defaultIdentity, LEASE_NAME, LEASE_NAMESPACE, type ControllerManagerOptions } from './controller-manager.config';
@@ -33,6 +34,7 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
   readonly identity: string;
   private term?: Term;
   private termStarting?: Promise<void>;
+  private readonly clusterSigningCa?: Promise<CertificateAuthority>;
 
   constructor(
     @Inject(CONTROLLER_MANAGER_OPTIONS) private readonly options: ControllerManagerOptions,
@@ -40,6 +42,7 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
     @Inject(HealthChecks) health: HealthChecks,
   ) {
     this.identity = options.identity ?? defaultIdentity();
+    this.clusterSigningCa = options.clusterSigning ? parseCertificateAuthority(options.clusterSigning.certPem, options.clusterSigning.keyPem) : undefined;
     this.elector = new LeaderElector(client, {
       namespace: LEASE_NAMESPACE,
       name: LEASE_NAME,
@@ -92,12 +95,22 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
     }
     if (!this.elector.isLeader) return;
     const informers = discoveryInformerFactory(this.client, discovery);
-    const ctx: ControllerContext = { client: this.client, informers, discovery, events: new EventRecorder(this.client, 'kube-controller-manager'), rootCaPem: this.options.rootCaPem };
+    const ctx: ControllerContext = {
+      client: this.client,
+      informers,
+      discovery,
+      events: new EventRecorder(this.client, 'kube-controller-manager'),
+      rootCaPem: this.options.rootCaPem,
+      // An unusable CA leaves only the signer off (logged), as kube skips a signer it cannot load.
+      clusterSigningCa: await this.clusterSigningCa?.catch((err: unknown) => void this.logger.error(`cluster signing CA: ${(err as Error).message}`)),
+    };
     const names = this.options.controllers ?? [...CONTROLLERS.keys()];
-    const controllers = names.map((name) => {
+    const controllers = names.flatMap((name) => {
       const factory = CONTROLLERS.get(name);
       if (!factory) throw new Error(`unknown controller ${name}; known: ${[...CONTROLLERS.keys()].join(', ')}`);
-      return factory(ctx);
+      const controller = factory(ctx);
+      if (!controller) this.logger.warn(`skipping ${name}: not configured`);
+      return controller ? [controller] : [];
     });
     informers.start();
     discovery.start();

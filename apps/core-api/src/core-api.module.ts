@@ -4,17 +4,14 @@ import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAcc
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
-import { parseCertificateAuthority } from '@kube/pki';
-import { AUTHORIZATION, CLUSTER_SIGNING_CA } from './core-api.tokens';
+import { AUTHORIZATION } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
 import { BOOTSTRAP_MANIFESTS, BootstrapManifestsController } from './reconcilers/bootstrap-manifests.reconciler';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
 import { FlowControlConfigController } from './reconcilers/flowcontrol-config.reconciler';
-import { CertificateSigningController } from './reconcilers/csr-signing.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ValidatingAdmissionPolicyStatusController } from './reconcilers/policy-status.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
-import { ResourceQuotaController } from './reconcilers/resourcequota.reconciler';
 import { RbacEscalationAdmission } from './resources/rbac.admission';
 import { SystemPriorityClassProtection } from './resources/scheduling.resources';
 
@@ -28,8 +25,6 @@ export interface CoreApiOptions {
   authorizationMode?: AuthorizationMode;
   /** A file or directory of manifests applied at every start (KUBE_BOOTSTRAP_MANIFESTS; see BootstrapManifestsController). */
   bootstrapManifests?: string;
-  /** The cluster CA (PEM) the kubernetes.io/kube-apiserver-client signer signs approved CSRs with; no signing without it. */
-  clusterSigning?: { certPem: string; keyPem: string };
 }
 
 /** Follows the RBAC objects (review APIs and escalation checks read them) from start to shutdown. */
@@ -49,7 +44,8 @@ class AuthorizationLifecycle implements OnApplicationBootstrap, OnApplicationShu
 /**
  * core-api: the built-in resources on the generic API server, plus what kube runs inside kube-apiserver: the
  * bootstrap controller, the Service IP/port allocator with its repair, RBAC (its API, bootstrap policy, escalation
- * checks) and the review APIs. Namespace deletion and ClusterRole aggregation run in apps/controller-manager.
+ * checks) and the review APIs. Namespace deletion, ClusterRole aggregation, ResourceQuota status and CSR signing
+ * run in apps/controller-manager.
  */
 /** What TokenRequest and TokenReview need: the shared token issuer/verifier, bound-object stores, the token authenticator. */
 function serviceAccountIssuance(config: ServerConfig, storage: Storage): Parameters<typeof buildCoreResources>[3] {
@@ -105,9 +101,7 @@ export class CoreApiModule {
       providers: [
         { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
         BootstrapManifestsController,
-        ...(options.clusterSigning ? [{ provide: CLUSTER_SIGNING_CA, useValue: parseCertificateAuthority(options.clusterSigning.certPem, options.clusterSigning.keyPem) }] : []),
-        CertificateSigningController,
-        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, RbacBootstrapController, ResourceQuotaController, ValidatingAdmissionPolicyStatusController,
+        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, RbacBootstrapController, ValidatingAdmissionPolicyStatusController,
       ],
     };
   }

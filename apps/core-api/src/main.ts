@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
@@ -13,7 +12,6 @@ async function main(): Promise<void> {
       serviceNodePortRange: { base, size: last - base + 1 },
       allowLoopbackEndpoints: process.env.KUBE_ALLOW_LOOPBACK_ENDPOINTS === 'true',
       bootstrapManifests: process.env.KUBE_BOOTSTRAP_MANIFESTS || undefined,
-      clusterSigning: clusterSigningFromEnv(),
     }),
     { logger: appLogger('core-api') },
   );
@@ -24,10 +22,3 @@ main().catch((err: unknown) => {
   logStartupFailure('core-api', err);
   process.exit(1);
 });
-
-/** KUBE_CLUSTER_SIGNING_CERT_FILE / KUBE_CLUSTER_SIGNING_KEY_FILE (kube's --cluster-signing-cert-file / -key-file). */
-function clusterSigningFromEnv(): { certPem: string; keyPem: string } | undefined {
-  const cert = process.env.KUBE_CLUSTER_SIGNING_CERT_FILE;
-  const key = process.env.KUBE_CLUSTER_SIGNING_KEY_FILE;
-  return cert && key ? { certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') } : undefined;
-}

@@ -131,10 +131,19 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
   },
 ];
 
+const CERTIFICATES_GROUP = 'certificates.k8s.io';
 const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], ['', 'events.k8s.io'], ['events']);
 
 /** kube's controller roles (controller_policy.go) for the controllers apps/controller-manager runs. */
 const CONTROLLER_ROLES: readonly ClusterRole[] = [
+  clusterRole('system:controller:certificate-controller', [
+    rule(['get', 'list', 'watch', 'delete'], [CERTIFICATES_GROUP], ['certificatesigningrequests']),
+    rule(['update'], [CERTIFICATES_GROUP], ['certificatesigningrequests/status', 'certificatesigningrequests/approval']),
+    rule(['approve'], [CERTIFICATES_GROUP], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet']),
+    rule(['sign'], [CERTIFICATES_GROUP], ['signers'], ['kubernetes.io/legacy-unknown', 'kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving']),
+    rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+    eventsRule(),
+  ]),
   clusterRole('system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
   clusterRole('system:controller:generic-garbage-collector', [rule(['get', 'list', 'watch', 'patch', 'update', 'delete'], ['*'], ['*']), eventsRule()]),
   clusterRole('system:controller:namespace-controller', [
@@ -142,6 +151,7 @@ const CONTROLLER_ROLES: readonly ClusterRole[] = [
     rule(['update'], [''], ['namespaces/finalize', 'namespaces/status']),
     rule(['get', 'list', 'watch', 'delete', 'deletecollection'], ['*'], ['*']),
   ]),
+  clusterRole('system:controller:resourcequota-controller', [rule(['list', 'watch'], ['*'], ['*']), rule(['update'], [''], ['resourcequotas/status']), eventsRule()]),
   clusterRole('system:controller:root-ca-cert-publisher', [rule(['create', 'update'], [''], ['configmaps']), eventsRule()]),
   clusterRole('system:controller:service-account-controller', [rule(['create'], [''], ['serviceaccounts']), eventsRule()]),
 ];

@@ -10,3 +10,12 @@ export { type Kubeconfig, type KubeconfigOptions, buildKubeconfig, writeKubeconf
 export { APISERVER_DNS_NAMES, APISERVER_IP_ADDRESSES, type EnsurePkiOptions, type PkiPaths, ensurePki, natsClientPaths, pkiPaths } from './pki.bootstrap';
 export type { SigningKey } from './private-key.codec';
 export { type CertificateRequestInfo, type SignRequestOptions, parseCertificateRequest, signCertificateRequest } from './csr.signer';
+export {
+  type CertificateSigningRequest,
+  type CSRCondition,
+  KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
+  KUBE_APISERVER_CLIENT_SIGNER,
+  KUBELET_SERVING_SIGNER,
+  LEGACY_UNKNOWN_SIGNER,
+  requestPem,
+} from './certificate-signing-request';

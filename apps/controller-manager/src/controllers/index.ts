@@ -1,7 +1,9 @@
 import type { ControllerFactory } from '../controller.context';
+import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
 import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
 import { NamespaceController } from './namespace.controller';
+import { ResourceQuotaController } from './resourcequota.controller';
 import { rootCaPublisher } from './root-ca-publisher.controller';
 import { serviceAccountsController } from './serviceaccounts.controller';
 
@@ -12,6 +14,8 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['serviceaccount-controller', serviceAccountsController],
   ['root-ca-certificate-publisher-controller', rootCaPublisher],
   ['clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)],
+  ['resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)],
+  ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
 
 export { GarbageCollector } from './garbage-collector/garbage-collector.controller';

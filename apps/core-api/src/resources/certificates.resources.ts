@@ -1,51 +1,22 @@
 /**
  * certificates.k8s.io/v1 CertificateSigningRequest (pkg/apis/certificates/validation, pkg/registry/certificates):
  * the requester recorded on create, `approval` and `status` subresources, printCertificateSigningRequest. The
- * signer for kubernetes.io/kube-apiserver-client is reconcilers/csr-signing.reconciler.ts.
+ * signer for kubernetes.io/kube-apiserver-client is kube-controller-manager's csrsigning controller, in
+ * apps/controller-manager (controllers/certificate-signing.controller.ts).
  */
 import { FieldError, isDNS1123Subdomain, type KubeObject } from '@kube/apimachinery';
 import { nowTimestamp, statusSubresource, type RequestContext, type ResourceDefinition, type SubresourceStrategy } from '@kube/apiserver';
-import { parseCertificateRequest } from '@kube/pki';
+import { LEGACY_UNKNOWN_SIGNER, parseCertificateRequest, requestPem, type CertificateSigningRequest, type CSRCondition } from '@kube/pki';
 import { column } from './cluster.helpers';
 import { ageColumn, NONE } from './table.helpers';
 import { child, index, listOf, semanticEqual } from './validation.helpers';
 
-export interface CSRCondition {
-  type?: string;
-  status?: string;
-  reason?: string;
-  message?: string;
-  lastUpdateTime?: string;
-  lastTransitionTime?: string;
-}
-
-export interface CertificateSigningRequest extends KubeObject {
-  spec?: {
-    request?: string;
-    signerName?: string;
-    expirationSeconds?: number;
-    usages?: string[];
-    username?: string;
-    uid?: string;
-    groups?: string[];
-    extra?: Record<string, string[]>;
-  };
-  status?: { conditions?: CSRCondition[]; certificate?: string };
-}
-
-export const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
-const LEGACY_UNKNOWN_SIGNER = 'kubernetes.io/legacy-unknown';
 const VALID_USAGES = [
   'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only', 'digital signature', 'email protection',
   'encipher only', 'ipsec end system', 'ipsec tunnel', 'ipsec user', 'key agreement', 'key encipherment', 'microsoft sgc', 'netscape sgc', 'ocsp signing', 's/mime',
   'server auth', 'signing', 'timestamping',
 ];
 const CONDITION_STATUSES = ['False', 'True', 'Unknown'];
-
-/** The request PEM the spec carries (base64 in JSON). */
-export function requestPem(csr: CertificateSigningRequest): string {
-  return Buffer.from(csr.spec?.request ?? '', 'base64').toString('utf8');
-}
 
 /** ValidateSignerName: a fully qualified domain and a path. */
 function validateSignerName(name: string | undefined, path: string): FieldError[] {

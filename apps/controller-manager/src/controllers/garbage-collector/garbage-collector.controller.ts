@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
 import { isStatusError, type KubeObject, type OwnerReference } from '@kube/apimachinery';
-import { Controller, resourcePath, withVerbs, type DiscoveredResource, type DiscoverySnapshot, type ReconcileResult, type ResourceEventHandler, type SharedIndexInformer } from '@kube/client';
+import { Controller, resourcePath, type DiscoveredResource, type ReconcileResult, type ResourceEventHandler } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
+import { ResourceMonitors } from '../../resource.monitors';
 import { DependencyGraph, FOREGROUND_FINALIZER, ORPHAN_FINALIZER, type GraphNode, type ObjectIdentity } from './dependency.graph';
 
 /** kube's --concurrent-gc-syncs default. */
@@ -29,26 +30,23 @@ export class GarbageCollector implements ManagedController {
   private readonly graph: DependencyGraph;
   private readonly deleter: Controller;
   private readonly orphaner: Controller;
-  private readonly monitors = new Map<string, { resource: DiscoveredResource; informer: SharedIndexInformer }>();
-  private stopped = false;
+  private readonly monitors: ResourceMonitors;
   /** Items whose cached view conflicted: read live on the retry under way. */
   private readonly readLive = new Set<string>();
 
   constructor(private readonly ctx: ControllerContext) {
-    this.deleter = new Controller({ name: 'GarbageCollector/attemptToDelete', reconcile: (uid) => this.attemptToDelete(uid), workers: GC_WORKERS, waitFor: [{ waitForSync: () => this.monitorsSynced() }] });
-    this.orphaner = new Controller({ name: 'GarbageCollector/attemptToOrphan', reconcile: (uid) => this.attemptToOrphan(uid), workers: 5, waitFor: [{ waitForSync: () => this.monitorsSynced() }] });
+    this.deleter = new Controller({ name: 'GarbageCollector/attemptToDelete', reconcile: (uid) => this.attemptToDelete(uid), workers: GC_WORKERS, waitFor: [{ waitForSync: () => this.monitors.synced(SYNC_TIMEOUT_MS) }] });
+    this.orphaner = new Controller({ name: 'GarbageCollector/attemptToOrphan', reconcile: (uid) => this.attemptToOrphan(uid), workers: 5, waitFor: [{ waitForSync: () => this.monitors.synced(SYNC_TIMEOUT_MS) }] });
     this.graph = new DependencyGraph({
       attemptToDelete: (n) => this.deleter.enqueue(n.identity.uid),
       attemptToOrphan: (n) => this.orphaner.enqueue(n.identity.uid),
       invalidNamespaceOwnerRef: (dependent, ref) => this.reportInvalidNamespace(dependent, ref),
     });
-    ctx.discovery.onChange((snapshot) => this.syncMonitors(snapshot));
-    // kube's GC resyncs its monitors when resources appear or go: CRDs and APIServices are the cause here.
-    for (const gr of [{ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }, { group: 'apiregistration.k8s.io', resource: 'apiservices' }]) {
-      if (!ctx.discovery.resourceFor(gr)) continue;
-      ctx.informers.informerFor(gr).addEventHandler({ add: () => ctx.discovery.refreshSoon(), update: (a, b) => a.metadata.resourceVersion !== b.metadata.resourceVersion && ctx.discovery.refreshSoon(), delete: () => ctx.discovery.refreshSoon() });
-    }
-    this.syncMonitors(ctx.discovery.current);
+    this.monitors = new ResourceMonitors(ctx, {
+      verbs: ['list', 'watch', 'delete'],
+      include: (r) => !IGNORED.has(`${r.resource}.${r.group}`),
+      handler: (monitor) => this.graphHandler(monitor),
+    });
   }
 
   async start(): Promise<void> {
@@ -57,42 +55,13 @@ export class GarbageCollector implements ManagedController {
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
+    this.monitors.stop();
     await Promise.all([this.deleter.shutDown(), this.orphaner.shutDown()]);
   }
 
   /** Number of objects (and virtual owners) in the graph: for tests and metrics. */
   get graphSize(): number {
     return this.graph.size;
-  }
-
-  /** Informers for what is deletable now; informers for what is no longer served are dropped. */
-  private syncMonitors(snapshot: DiscoverySnapshot): void {
-    if (this.stopped) return;
-    const wanted = new Map<string, DiscoveredResource>();
-    for (const r of withVerbs(snapshot.preferred, 'list', 'watch', 'delete')) {
-      const key = `${r.resource}.${r.group}`;
-      if (!r.resource.includes('/') && !IGNORED.has(key)) wanted.set(key, r);
-    }
-    for (const [key, m] of this.monitors) {
-      if (wanted.has(key)) continue;
-      this.monitors.delete(key);
-      this.ctx.informers.remove(m.resource);
-    }
-    let added = false;
-    for (const [key, r] of wanted) {
-      const existing = this.monitors.get(key);
-      if (existing) {
-        existing.resource = r;
-        continue;
-      }
-      const informer = this.ctx.informers.informerFor(r);
-      const monitor = { resource: r, informer };
-      this.monitors.set(key, monitor);
-      informer.addEventHandler(this.graphHandler(monitor));
-      added = true;
-    }
-    if (added) this.ctx.informers.start();
   }
 
   private graphHandler(monitor: { resource: DiscoveredResource }): ResourceEventHandler {
@@ -105,15 +74,6 @@ export class GarbageCollector implements ManagedController {
       update: (_, obj) => obj.metadata.uid && this.graph.upsert(obj, identity(obj)),
       delete: (obj) => this.graph.remove(obj),
     };
-  }
-
-  /** Resolves once every monitor synced, or after SYNC_TIMEOUT_MS (a dead aggregated server must not stop collection). */
-  private async monitorsSynced(): Promise<void> {
-    const all = Promise.all([...this.monitors.values()].map((m) => m.informer.waitForSync()));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, SYNC_TIMEOUT_MS)));
-    await Promise.race([all, timeout]);
-    clearTimeout(timer);
   }
 
   // ---- attemptToDelete (kube's attemptToDeleteItem) ----
