@@ -223,6 +223,9 @@ function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): Chi
       KUBE_SECURE_PORT: String(port),
       KUBE_TLS_CERT_FILE: pki.apiserverCert,
       KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+      // The csrsigning controller issues approved kubernetes.io/kube-apiserver-client CSRs from the cluster CA.
+      KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert,
+      KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey,
     },
     ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
     describe: `https://127.0.0.1:${port} (health and metrics)`,
@@ -230,11 +233,10 @@ function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): Chi
   };
 }
 
-/** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies) and the CSR signing CA. */
+/** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies). */
 function serviceAccountEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
   if (service.frontDoor) return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub };
-  // core-api also signs approved kubernetes.io/kube-apiserver-client CSRs with the cluster CA.
-  if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey, KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert, KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey };
+  if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey };
   return {};
 }
 

@@ -148,5 +148,9 @@ describe('quota across servers', () => {
     await admin.ok(['apply', '-n', ns, '-f', '-'], gadget('g1'));
     const second = await admin.k(['apply', '-n', ns, '-f', '-'], gadget('g2'));
     expect(second.stderr).toContain('gadgets.quota.example.com "g2" is forbidden: exceeded quota: q, requested: count/gadgets.quota.example.com=1, used: count/gadgets.quota.example.com=1, limited: count/gadgets.quota.example.com=1');
+    // The controller-manager's quota monitor watches gadgets: the delete releases usage at once, not at the 5-minute resync.
+    await admin.ok(['delete', 'gadget', 'g1', '-n', ns]);
+    expect(await until(async () => (await used(admin, ns, 'q', 'count/gadgets.quota.example.com')) === '0', 60_000)).toBe(true);
+    await admin.ok(['apply', '-n', ns, '-f', '-'], gadget('g2'));
   });
 });
