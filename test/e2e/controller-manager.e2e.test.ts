@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isDeepStrictEqual } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
@@ -155,7 +156,7 @@ describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (versi
     type Quota = { status?: { used?: Record<string, string> }; metadata: { managedFields?: Array<{ manager: string; operation: string; subresource?: string }> } };
     const used = async (): Promise<Record<string, string>> => (await get<Quota>(`/api/v1/namespaces/${quotaNs}/resourcequotas/q`)).body?.status?.used ?? {};
     const zero = { 'count/widgets.gc.example.com': '0', 'count/flunders.wardle.example.com': '0' };
-    expect(await until(async () => JSON.stringify(await used()) === JSON.stringify(zero), 60_000), JSON.stringify(await used())).toBe(true);
+    expect(await until(async () => isDeepStrictEqual(await used(), zero), 60_000), JSON.stringify(await used())).toBe(true);
     const widget = (name: string): string => JSON.stringify({ apiVersion: 'gc.example.com/v1', kind: 'Widget', metadata: { name, namespace: quotaNs } });
     const flunder = (name: string): string => JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name, namespace: quotaNs }, spec: {} });
     await ok(['create', '-f', '-'], widget('w1'));
@@ -165,12 +166,12 @@ describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (versi
     // Deletes are replenished by the quota monitors' watches, long before the 5-minute resync.
     await ok(['delete', 'widget', 'w1', '-n', quotaNs]);
     await ok(['delete', 'flunder', 'f1', '-n', quotaNs]);
-    expect(await until(async () => JSON.stringify(await used()) === JSON.stringify(zero), 60_000), JSON.stringify(await used())).toBe(true);
+    expect(await until(async () => isDeepStrictEqual(await used(), zero), 60_000), JSON.stringify(await used())).toBe(true);
     await ok(['create', '-f', '-'], widget('w2'));
     // status.used was written through the API by kube-controller-manager (its user agent names the manager).
     const fields = (await get<Quota>(`/api/v1/namespaces/${quotaNs}/resourcequotas/q?showManagedFields=true`)).body.metadata.managedFields ?? [];
     expect(fields).toEqual(expect.arrayContaining([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]));
-  });
+ }, 240_000);
 
   it('publishes kube-root-ca.crt and the default ServiceAccount in every namespace, and puts them back', async () => {
     const fresh = `fresh-${version.replace('.', '')}`;

@@ -50,11 +50,12 @@ export class ResourceMonitors {
 
   /** Resolves once every monitor synced, or after `timeoutMs` (a dead aggregated server must not stop the controller). */
   async synced(timeoutMs: number): Promise<void> {
-    const all = Promise.all([...this.monitors.values()].map((m) => m.informer.waitForSync()));
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
-    await Promise.race([all, timeout]);
-    clearTimeout(timer);
+    await within(Promise.all([...this.monitors.values()].map((m) => m.informer.waitForSync())), timeoutMs);
+  }
+
+  /** Whether one monitor's informer has synced, waiting up to `timeoutMs` for it. */
+  monitorSynced(monitor: ResourceMonitor, timeoutMs: number): Promise<boolean> {
+    return monitor.informer.hasSynced() ? Promise.resolve(true) : within(monitor.informer.waitForSync(), timeoutMs);
   }
 
   /** Informers for what is served now; informers for what is no longer served are dropped. */
@@ -82,5 +83,16 @@ export class ResourceMonitors {
       added = true;
     }
     if (added) this.ctx.informers.start();
+  }
+}
+
+/** True when `done` settles within `timeoutMs`, false otherwise. */
+async function within(done: Promise<unknown>, timeoutMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+  try {
+    return await Promise.race([done.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

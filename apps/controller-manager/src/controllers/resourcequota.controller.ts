@@ -60,7 +60,7 @@ export class ResourceQuotaController implements ManagedController {
       handler: (monitor) => this.replenishment(monitor),
     });
     this.controller = new Controller({ name: 'resourcequota', reconcile: (key) => this.sync(key), workers: WORKERS, waitFor: [this.quotas, { waitForSync: () => this.monitors.synced(SYNC_TIMEOUT_MS) }] });
-    this.usage = { list: (gr, ns) => Promise.resolve(this.cached(gr, ns)), count: (gr, ns) => Promise.resolve(this.cached(gr, ns).length) };
+    this.usage = { list: (gr, ns) => this.cached(gr, ns), count: async (gr, ns) => (await this.cached(gr, ns)).length };
     const enqueue = (q: KubeObject): void => this.controller.enqueue(metaNamespaceKey(q));
     this.quotas.addEventHandler(
       {
@@ -104,11 +104,11 @@ export class ResourceQuotaController implements ManagedController {
   }
 
   /** The namespace's objects of a resource as the monitor's informer has them; nothing for what is not served. */
-  private cached(gr: GroupResource, namespace: string): readonly KubeObject[] {
+  private async cached(gr: GroupResource, namespace: string): Promise<readonly KubeObject[]> {
     const monitor = this.monitors.get(gr);
     if (!monitor) return [];
-    // Counting from a cache still listing would release usage that is in use: retry once it synced.
-    if (!monitor.informer.hasSynced()) throw new Error(`the ${gr.resource}.${gr.group} informer has not synced yet`);
+    // Counting from a cache still listing would release usage that is in use: wait for it, else retry later.
+    if (!(await this.monitors.monitorSynced(monitor, SYNC_TIMEOUT_MS))) throw new Error(`the ${gr.resource}.${gr.group} informer has not synced yet`);
     return monitor.informer.lister.byIndex(NAMESPACE_INDEX, namespace);
   }
 
