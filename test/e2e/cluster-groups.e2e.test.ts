@@ -162,6 +162,9 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
       return cert !== '';
     }, 30_000);
     expect(await ok(['get', 'csr', 'alice'])).toMatch(/Approved,Issued$/m);
+    // Issued by the controller-manager's csrsigning controller through the API (core-api holds no CA key).
+    const managers = JSON.parse(await ok(['get', 'csr', 'alice', '-o', 'json', '--show-managed-fields'])) as { metadata: { managedFields: Array<{ manager: string; subresource?: string }> } };
+    expect(managers.metadata.managedFields).toEqual(expect.arrayContaining([expect.objectContaining({ manager: 'kube-controller-manager', subresource: 'status' })]));
     const kubeconfig = join(dir, 'kubeconfig');
     await writeKubeconfig(kubeconfig, { server: stack.url, caPem: readFileSync(stack.pki.caCert, 'utf8'), clientCertPem: Buffer.from(cert, 'base64').toString(), clientKeyPem: readFileSync(key, 'utf8') });
     const whoami = await runKubectl(['auth', 'whoami'], { kubeconfig, version });

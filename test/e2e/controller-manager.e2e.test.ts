@@ -173,6 +173,33 @@ describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (versi
     expect(fields).toEqual(expect.arrayContaining([expect.objectContaining({ manager: 'kube-controller-manager', operation: 'Update', subresource: 'status' })]));
  }, 240_000);
 
+  it('binds kube\'s resourcequota-controller and certificate-controller roles to the controllers\' identities', async () => {
+    const can = async (as: string, ...args: string[]): Promise<string> => (await k(['auth', 'can-i', ...args, `--as=${as}`])).stdout.trim();
+    // `sign` on a signer name (kubectl cannot map the signers pseudo-resource): a SubjectAccessReview.
+    const signs = async (user: string, signer: string): Promise<boolean> => {
+      const groups = user.startsWith('system:serviceaccount:') ? ['system:serviceaccounts', 'system:authenticated'] : ['system:authenticated'];
+      const body = JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user, groups, resourceAttributes: { verb: 'sign', group: 'certificates.k8s.io', resource: 'signers', name: signer } } });
+      return (await stack.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { body })).json<{ status: { allowed: boolean } }>().status.allowed;
+    };
+    for (const as of ['system:serviceaccount:kube-system:resourcequota-controller', 'system:kube-controller-manager']) {
+      expect(await can(as, 'update', 'resourcequotas', '--subresource=status', '-n', ns), as).toBe('yes');
+      expect(await can(as, 'watch', 'widgets.gc.example.com', '-A'), as).toBe('yes');
+    }
+    expect(await can('system:serviceaccount:kube-system:resourcequota-controller', 'update', 'resourcequotas', '-n', ns)).toBe('no');
+    for (const as of ['system:serviceaccount:kube-system:certificate-controller', 'system:kube-controller-manager']) {
+      expect(await can(as, 'update', 'certificatesigningrequests', '--subresource=status'), as).toBe('yes');
+      expect(await signs(as, 'kubernetes.io/kube-apiserver-client'), as).toBe(true);
+    }
+    expect(await signs('system:serviceaccount:kube-system:certificate-controller', 'example.com/other')).toBe(false);
+    const role = JSON.parse(await ok(['get', 'clusterrole', 'system:controller:resourcequota-controller', '-o', 'json'])) as { rules: unknown[] };
+    // kube's PolicyRuleBuilder sorts verbs, groups and resources.
+    expect(role.rules).toEqual([
+      { verbs: ['list', 'watch'], apiGroups: ['*'], resources: ['*'] },
+      { verbs: ['update'], apiGroups: [''], resources: ['resourcequotas/status'] },
+      { verbs: ['create', 'patch', 'update'], apiGroups: ['', 'events.k8s.io'], resources: ['events'] },
+    ]);
+  });
+
   it('publishes kube-root-ca.crt and the default ServiceAccount in every namespace, and puts them back', async () => {
     const fresh = `fresh-${version.replace('.', '')}`;
     await ok(['create', 'namespace', fresh]);
