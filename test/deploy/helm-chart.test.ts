@@ -284,6 +284,29 @@ describe('helm lint and helm template', () => {
     }
   });
 
+  it('mounts the cluster CA key into the controller-manager only, as its CSR signing CA (none with clusterSigning.enabled=false)', () => {
+    type Volume = { name: string; secret?: { secretName: string; items?: Array<{ key: string }> } };
+    type Container = { env?: Array<{ name: string; value: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
+    type Obj = { kind: string; metadata: { name: string }; spec?: { template: { spec: { containers: Container[]; volumes?: Volume[] } } } };
+    const workloads = (...args: string[]): Obj[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null && ['Deployment', 'StatefulSet'].includes(d.kind));
+    };
+    const caKeyMounts = (docs: Obj[]): string[] => docs.filter((d) => (d.spec?.template.spec.volumes ?? []).some((v) => v.secret?.secretName === 'kts-kube-ts-ca' && (v.secret.items ?? [{ key: 'tls.key' }]).some((i) => i.key === 'tls.key'))).map((d) => d.metadata.name);
+    for (const mode of ['generate', 'certManager']) {
+      const docs = workloads('--set', `pki.mode=${mode}`);
+      expect(caKeyMounts(docs), mode).toEqual(['kts-kube-ts-controller-manager']);
+      const cm = docs.find((d) => d.metadata.name === 'kts-kube-ts-controller-manager')?.spec?.template.spec.containers[0];
+      const env = Object.fromEntries((cm?.env ?? []).map((e) => [e.name, e.value]));
+      const mount = cm?.volumeMounts?.find((m) => m.name === 'cluster-signing')?.mountPath;
+      expect(env.KUBE_CLUSTER_SIGNING_CERT_FILE).toBe(`${mount}/tls.crt`);
+      expect(env.KUBE_CLUSTER_SIGNING_KEY_FILE).toBe(`${mount}/tls.key`);
+      for (const d of docs) if (d.metadata.name !== 'kts-kube-ts-controller-manager') expect(JSON.stringify(d.spec), d.metadata.name).not.toContain('KUBE_CLUSTER_SIGNING');
+    }
+    expect(caKeyMounts(workloads('--set', 'controllerManager.clusterSigning.enabled=false'))).toEqual([]);
+  });
+
   it('renders aggregator.auditPolicy into a policy the front door parses, mounted where KUBE_AUDIT_POLICY_FILE points', () => {
     const values = join(tempDir('audit-values'), 'values.yaml');
     writeFileSync(values, 'aggregator:\n  auditPolicy:\n    omitStages: [RequestReceived]\n    rules:\n      - {level: None, nonResourceURLs: ["/readyz*"]}\n      - {level: RequestResponse, resources: [{group: "", resources: [configmaps]}]}\n      - {level: Metadata}\n');
