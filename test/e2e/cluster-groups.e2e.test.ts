@@ -170,6 +170,16 @@ describe.each(['1.27', '1.33'])('cluster groups with kubectl %s', (version) => {
     const whoami = await runKubectl(['auth', 'whoami'], { kubeconfig, version });
     expect(whoami.stdout).toMatch(new RegExp(`Username\\s+alice-${version.replace('.', '\\.')}`));
     expect(whoami.stdout).toContain('devs');
+    // Usages the kube-apiserver-client signer does not allow: approved, then Failed instead of issued.
+    execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', join(dir, 'web.key'), '-out', join(dir, 'web.csr'), '-subj', '/CN=web'], { stdio: 'ignore' });
+    const serving = { apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'web' }, spec: { request: readFileSync(join(dir, 'web.csr')).toString('base64'), signerName: 'kubernetes.io/kube-apiserver-client', usages: ['server auth'] } };
+    await ok(['create', '-f', '-'], JSON.stringify(serving));
+    await ok(['certificate', 'approve', 'web']);
+    expect(await until(async () => /Approved,Failed$/m.test(await ok(['get', 'csr', 'web'])), 30_000)).toBe(true);
+    const failed = JSON.parse(await ok(['get', 'csr', 'web', '-o', 'json'])) as { status: { certificate?: string; conditions: Array<{ type: string; reason?: string; message?: string }> } };
+    expect(failed.status.certificate).toBeUndefined();
+    expect(failed.status.conditions).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'Failed', reason: 'SignerValidationFailure', message: 'invalid usage for client certificate: server auth' })]));
+    await ok(['delete', 'csr', 'web']);
     // Invalid requests get kube's messages.
     const bad = await k(['create', '-f', '-'], JSON.stringify({ apiVersion: 'certificates.k8s.io/v1', kind: 'CertificateSigningRequest', metadata: { name: 'bad' }, spec: { request: Buffer.from('nope').toString('base64'), signerName: 'example', usages: [] } }));
     expect(bad.stderr).toContain('spec.request: Invalid value');
