@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { isDeepStrictEqual } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -238,6 +240,37 @@ describe('controller-manager leader election and restarts', () => {
     await ok(['delete', 'configmap', `${name}-owner`]);
     return until(async () => (await stack.request('GET', `/api/v1/namespaces/default/configmaps/${name}-dep`)).status === 404, 30_000);
   };
+
+  it('its secure port: health open to anyone; /metrics needs an authenticated caller RBAC allows (delegated authn/authz)', async () => {
+    const port = (stack.controllerManager as ControllerManagerHandle).port;
+    const ca = readFileSync(stack.pki.caCert);
+    const get = (path: string, creds: { cert?: string; key?: string; token?: string } = {}): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = httpsRequest({ host: '127.0.0.1', port, path, ca, cert: creds.cert, key: creds.key, headers: creds.token ? { Authorization: `Bearer ${creds.token}` } : {} }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    for (const path of ['/healthz', '/readyz', '/livez']) expect((await get(path)).status, path).toBe(200);
+    const anonymous = await get('/metrics');
+    expect(anonymous.status).toBe(403);
+    expect(JSON.parse(anonymous.body)).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403, message: 'forbidden: User "system:anonymous" cannot get path "/metrics"' });
+    expect(JSON.parse((await get('/metrics', { token: 'not-a-token' })).body)).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    const admin = await get('/metrics', { cert: readFileSync(stack.pki.adminCert, 'utf8'), key: readFileSync(stack.pki.adminKey, 'utf8') });
+    expect(admin.status).toBe(200);
+    expect(admin.body).toContain('leader_election_master_status{name="kube-controller-manager"} 1');
+    // A ServiceAccount token (a TokenReview): forbidden until RBAC grants system:monitoring's nonResourceURLs.
+    await ok(['create', 'serviceaccount', 'scraper', '-n', 'default']);
+    const token = (await ok(['create', 'token', 'scraper', '-n', 'default'])).trim();
+    const refused = await get('/metrics', { token });
+    expect(JSON.parse(refused.body)).toMatchObject({ code: 403, message: 'forbidden: User "system:serviceaccount:default:scraper" cannot get path "/metrics"' });
+    await ok(['create', 'clusterrolebinding', 'scraper-monitoring', '--clusterrole=system:monitoring', '--serviceaccount=default:scraper']);
+    // Denials are cached for 10 s, as kube's delegating authorizer does.
+    expect(await until(async () => (await get('/metrics', { token })).status === 200, 30_000)).toBe(true);
+  });
 
   it('two instances: only one leads (the Lease names it); stopping the leader hands over', async () => {
     const first = stack.controllerManager as ControllerManagerHandle;

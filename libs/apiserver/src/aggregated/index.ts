@@ -15,6 +15,7 @@ export {
 } from './apiservice.registrar';
 export { ApiClient, kubeConfigFor, statusErrorOf, type RegistrationTarget } from './api.client';
 export { delegatedAuthentication } from './delegated-authentication';
+export { TokenReviewAuthenticator, type TokenReviewer, type TokenReviewStatus } from './token-review.authenticator';
 export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
