@@ -12,6 +12,7 @@ import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { ensurePki, natsClientPaths, type PkiPaths, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
+import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
 
 /** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
@@ -204,7 +205,8 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
 
 /**
  * kube-controller-manager: started last, it talks to the front door as system:kube-controller-manager (its own
- * client certificate) and serves /healthz, /readyz and /metrics on its own port.
+ * client certificate), signs approved kube-apiserver-client CSRs with the cluster CA and serves /healthz,
+ * /readyz and /metrics on its own port.
  */
 function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
   const port = ports.controllerManager;
@@ -212,21 +214,7 @@ function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): Chi
     name: 'controller-manager',
     command: process.execPath,
     args: [join(ROOT, 'dist/apps/controller-manager/src/main.js')],
-    env: {
-      ...process.env,
-      KUBE_MASTER_URL: `https://127.0.0.1:${ports.api.get(frontDoor().name)}`,
-      KUBE_CLIENT_CERT_FILE: pki.controllerManagerCert,
-      KUBE_CLIENT_KEY_FILE: pki.controllerManagerKey,
-      KUBE_CLIENT_CA_FILE: pki.caCert,
-      KUBE_ROOT_CA_FILE: pki.caCert,
-      KUBE_BIND_ADDRESS: '127.0.0.1',
-      KUBE_SECURE_PORT: String(port),
-      KUBE_TLS_CERT_FILE: pki.apiserverCert,
-      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
-      // The csrsigning controller issues approved kubernetes.io/kube-apiserver-client CSRs from the cluster CA.
-      KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert,
-      KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey,
-    },
+    env: { ...process.env, ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, port) },
     ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
     describe: `https://127.0.0.1:${port} (health and metrics)`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, SupervisedProcess } from '@kube/testing';
 import { kubectlSession, startStack, until, type StackHarness } from '@test/support';
+import { localControllerManagerEnv } from '../../apps/controller-manager/src/controller-manager.config';
 
 const ROOT = join(__dirname, '..', '..');
 const MAIN = join(ROOT, 'dist/apps/controller-manager/src/main.js');
@@ -39,20 +40,7 @@ describe('controller-manager failover after SIGKILL of the leader', () => {
 
   const startReplica = async (name: string): Promise<{ proc: SupervisedProcess; port: number }> => {
     const port = await freePort();
-    const { pki } = stack;
-    const env = {
-      PATH: process.env.PATH,
-      KUBE_MASTER_URL: stack.url,
-      KUBE_CLIENT_CERT_FILE: pki.controllerManagerCert,
-      KUBE_CLIENT_KEY_FILE: pki.controllerManagerKey,
-      KUBE_CLIENT_CA_FILE: pki.caCert,
-      KUBE_BIND_ADDRESS: '127.0.0.1',
-      KUBE_SECURE_PORT: String(port),
-      KUBE_TLS_CERT_FILE: pki.apiserverCert,
-      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
-      KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert,
-      KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey,
-    };
+    const env = { PATH: process.env.PATH, ...localControllerManagerEnv(stack.pki, stack.url, port) };
     const replica = { proc: new SupervisedProcess({ name, command: process.execPath, args: [MAIN], env }), port };
     replicas.push(replica);
     const healthy = await until(async () => {

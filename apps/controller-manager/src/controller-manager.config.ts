@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { RestConfig } from '@kube/client';
+import type { PkiPaths } from '@kube/pki';
 
 export interface ControllerManagerOptions {
   /** The front door (or any API server), and the controller-manager's own client certificate. */
@@ -59,4 +60,24 @@ function clusterSigningFromEnv(env: NodeJS.ProcessEnv): ControllerManagerOptions
   if (!cert && !key) return undefined;
   if (!cert || !key) throw new Error('KUBE_CLUSTER_SIGNING_CERT_FILE and KUBE_CLUSTER_SIGNING_KEY_FILE go together');
   return { certPem: readFileSync(cert, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+}
+
+/**
+ * The environment of a controller-manager beside a local PKI (`npm start`, process tests): the front door at
+ * `masterUrl`, its own certificate, health and metrics on 127.0.0.1:`port`, CSRs signed with the cluster CA.
+ */
+export function localControllerManagerEnv(pki: PkiPaths, masterUrl: string, port: number): Record<string, string> {
+  return {
+    KUBE_MASTER_URL: masterUrl,
+    KUBE_CLIENT_CERT_FILE: pki.controllerManagerCert,
+    KUBE_CLIENT_KEY_FILE: pki.controllerManagerKey,
+    KUBE_CLIENT_CA_FILE: pki.caCert,
+    KUBE_ROOT_CA_FILE: pki.caCert,
+    KUBE_BIND_ADDRESS: '127.0.0.1',
+    KUBE_SECURE_PORT: String(port),
+    KUBE_TLS_CERT_FILE: pki.apiserverCert,
+    KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+    KUBE_CLUSTER_SIGNING_CERT_FILE: pki.caCert,
+    KUBE_CLUSTER_SIGNING_KEY_FILE: pki.caKey,
+  };
 }
