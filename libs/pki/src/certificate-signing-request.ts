@@ -24,10 +24,8 @@ export interface CertificateSigningRequest extends KubeObject {
   status?: { conditions?: CSRCondition[]; certificate?: string };
 }
 
-/** kube's well-known signer names (k8s.io/api/certificates/v1). */
+/** kube's well-known signer names (k8s.io/api/certificates/v1) that the API server and our signer use. */
 export const KUBE_APISERVER_CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client';
-export const KUBE_APISERVER_CLIENT_KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
-export const KUBELET_SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 export const LEGACY_UNKNOWN_SIGNER = 'kubernetes.io/legacy-unknown';
 
 /** The request PEM the spec carries (base64 in JSON). */

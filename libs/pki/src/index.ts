@@ -13,9 +13,7 @@ export { type CertificateRequestInfo, type SignRequestOptions, parseCertificateR
 export {
   type CertificateSigningRequest,
   type CSRCondition,
-  KUBE_APISERVER_CLIENT_KUBELET_SIGNER,
   KUBE_APISERVER_CLIENT_SIGNER,
-  KUBELET_SERVING_SIGNER,
   LEGACY_UNKNOWN_SIGNER,
   requestPem,
 } from './certificate-signing-request';
