@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { INestMicroservice } from '@nestjs/common';
-import { RegistrationRegistry, startRegistrationApp } from '@kube/registration';
+import { encodeCaBundle, RegistrationAnnouncers, registrationMessagesDropped, RegistrationRegistry, startRegistrationApp } from '@kube/registration';
 import { tempDir } from '@kube/testing';
 import { startAggregatorReplica, startStack, type StackHarness } from '../support/core-api.harness';
 import { type SecuredNats, startSecuredNats } from '../support/secured-nats';
@@ -13,6 +13,10 @@ const until = async (cond: () => boolean | Promise<boolean>, timeoutMs = 10_000)
   }
   return false;
 };
+
+/** Announcements refused by the ownership policy, as counted in this process (the test's registry). */
+const ownershipDrops = async (): Promise<number> =>
+  (await registrationMessagesDropped.get()).values.filter((v) => v.labels.reason === 'ownership').reduce((sum, v) => sum + v.value, 0);
 
 const CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -36,7 +40,10 @@ describe('registration over NATS', () => {
   let registryApp: INestMicroservice;
 
   beforeAll(async () => {
-    secured = await startSecuredNats(tempDir('registration-stack'), [{ name: 'sample-apiserver', roles: ['announcer'] }]);
+    secured = await startSecuredNats(tempDir('registration-stack'), [
+      { name: 'sample-apiserver', roles: ['announcer'] },
+      { name: 'impostor', roles: ['announcer'] },
+    ]);
     nats = secured.nats;
     stack = await startStack({ natsUrl: nats.url, natsTls: secured.tls, pki: secured.pki });
     registryApp = await startRegistrationApp({ natsUrl: nats.url, tls: secured.tls('aggregator'), name: 'test', registry: true });
@@ -125,6 +132,54 @@ describe('registration over NATS', () => {
       // Managed like a CRD's ("true"): removed again once no server announces it.
       expect(apiService.metadata.labels).toMatchObject({ 'kube-aggregator.kubernetes.io/automanaged': 'true' });
       expect(apiService.spec).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15 });
+    } finally {
+      await wardle.close();
+    }
+  });
+  it("refuses a core-api group announced with extensions' identity, and keeps routing it to core-api", async () => {
+    expect(await until(() => registry.current().has('v1.'))).toBe(true);
+    const before = await ownershipDrops();
+    const app = await startRegistrationApp({ natsUrl: nats.url, tls: secured.tls('extensions'), name: 'forger', announce: true });
+    try {
+      const forger = app.get(RegistrationAnnouncers).create({ service: 'extensions', endpoint: 'https://127.0.0.1:9', caBundle: encodeCaBundle('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n') });
+      await forger.start();
+      forger.announce([{ group: '', version: 'v1' }, { group: 'apps', version: 'v1' }]);
+      expect(await until(async () => (await ownershipDrops()) > before)).toBe(true);
+      await new Promise((r) => setTimeout(r, 500)); // let the stack's aggregator hear it too
+      for (const key of ['v1.', 'v1.apps']) expect(registry.current().get(key)?.endpoints.map((e) => e.service), key).toEqual(['core-api']);
+      expect((await stack.request('GET', '/api/v1/namespaces/default')).status).toBe(200);
+      expect((await stack.request('GET', '/apis/apps/v1/namespaces/default/deployments')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("refuses a second aggregated server claiming wardle's group/version, while wardle keeps serving it", async () => {
+    const { readFileSync } = await import('node:fs');
+    const { SampleApiServerModule, WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
+    const { bootAggregatedServer } = await import('../support/aggregated-server.boot');
+    const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
+    const boot = (component: string) =>
+      bootAggregatedServer(stack, {
+        component,
+        serviceDnsName: 'wardle-server.default.svc',
+        module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls(component), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
+      });
+    const wardle = await boot('sample-apiserver');
+    try {
+      expect(await until(() => registry.current().has('v1alpha1.wardle.example.com'))).toBe(true);
+      const owner = registry.current().get('v1alpha1.wardle.example.com')?.endpoints;
+      const before = await ownershipDrops();
+      const impostor = await boot('impostor');
+      try {
+        expect(await until(async () => (await ownershipDrops()) > before)).toBe(true);
+        expect(registry.current().get('v1alpha1.wardle.example.com')?.endpoints).toEqual(owner);
+        expect(owner?.map((e) => e.service)).toEqual(['sample-apiserver']);
+        expect((await stack.request('GET', '/apis/wardle.example.com/v1alpha1/fischers')).status).toBe(200);
+      } finally {
+        await impostor.close();
+      }
+      expect(registry.current().get('v1alpha1.wardle.example.com')?.endpoints).toEqual(owner);
     } finally {
       await wardle.close();
     }

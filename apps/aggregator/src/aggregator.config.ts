@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { loadAuditPolicy, serverConfigFromEnv, type AuditPolicy, type ServerConfig } from '@kube/apiserver';
 import type { AuthorizationMode } from '@kube/authorization';
+import { type GroupOwnership, groupOwnershipWith } from '@kube/registration';
 import type { ProxyClientCertificate } from './proxy/backend.target';
 
 /** A service the aggregator fronts without an APIService.spec.service (core-api, extensions). */
@@ -19,12 +20,15 @@ export interface AggregatorConfig {
   auditPolicy?: AuditPolicy;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
+  /** Which service may announce which group/version over NATS (defaults plus KUBE_REGISTRATION_GROUP_OWNERS). */
+  groupOwnership?: GroupOwnership;
 }
 
 /**
  * Environment of the aggregator, on top of the common server variables: KUBE_PROXY_CLIENT_CERT_FILE/_KEY_FILE
  * (front-proxy client certificate), KUBE_AGGREGATOR_BACKENDS ("core-api=https://127.0.0.1:6444,…"),
- * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH, KUBE_AUDIT_POLICY_FILE (a bad policy refuses to start with kube's message).
+ * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH, KUBE_AUDIT_POLICY_FILE (a bad policy refuses to start with kube's message),
+ * KUBE_REGISTRATION_GROUP_OWNERS ("wardle.example.com=sample-apiserver,…": groups only that service may announce).
  */
 export function aggregatorConfigFromEnv(): AggregatorConfig {
   const caFile = process.env.KUBE_BACKEND_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE;
@@ -45,6 +49,7 @@ export function aggregatorConfigFromEnv(): AggregatorConfig {
     backends,
     auditLogPath: process.env.KUBE_AUDIT_LOG_PATH,
     auditPolicy: process.env.KUBE_AUDIT_POLICY_FILE ? auditPolicyFrom(process.env.KUBE_AUDIT_POLICY_FILE) : undefined,
+    groupOwnership: groupOwnershipWith(process.env.KUBE_REGISTRATION_GROUP_OWNERS),
   };
 }
 

@@ -71,7 +71,7 @@ export class AggregatorModule {
     const s = config.server.server;
     return {
       module: AggregatorModule,
-      imports: [RegistrationModule.forRoot({ natsUrl: config.server.natsUrl, tls: config.server.natsTls, name: 'aggregator', registry: true })],
+      imports: [RegistrationModule.forRoot({ natsUrl: config.server.natsUrl, tls: config.server.natsTls, name: 'aggregator', registry: { ownership: config.groupOwnership } })],
       providers: [
         { provide: AGGREGATOR_CONFIG, useValue: config },
         { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints, tls: config.server.etcdTls }) },

@@ -22,6 +22,7 @@ export {
   type ResyncRequest,
   type Withdrawal,
 } from './registration.types';
+export { admitClaims, DEFAULT_GROUP_OWNERSHIP, type GroupOwnership, groupOwnershipWith, type OwnershipVerdict, type RefusedClaim } from './group-ownership.policy';
 export { CRD_GROUP_PRIORITY, GROUP_PRIORITIES, priorityFor } from './group-priority.table';
 export {
   type DecodeResult,

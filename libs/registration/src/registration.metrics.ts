@@ -15,7 +15,7 @@ export const registrationMessages = counter(
 
 export const registrationMessagesDropped = counter(
   'registration_messages_dropped_total',
-  'Registration messages received and dropped, by subject and reason ("invalid", "ignored" for an unknown apiVersion, "forged" when the message claims another service than its subject).',
+  'Registration messages received and dropped, by subject and reason ("invalid", "ignored" for an unknown apiVersion, "forged" when the message claims another service than its subject, "ownership" when an announcement claims group/versions its service may not serve: those are dropped, the rest applied).',
   ['subject', 'reason'],
 );
 

@@ -207,8 +207,35 @@ describe('registration over NATS', () => {
     ]);
     expect((await droppedCount()) - droppedBefore).toBe(4);
   });
+
+  it('accepts group/versions only from the service that owns them, and hands a free one to the next claimer', async () => {
+    const logger = new CapturingLogger();
+    const r = await registry(logger);
+    const ownershipBefore = await droppedCount('ownership');
+    const WARDLE = { group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15 };
+    const wardle = await announcer({ endpoint: 'https://127.0.0.1:7101', service: 'sample-apiserver', ttlSeconds: 1 });
+    wardle.announce([WARDLE]);
+    await eventually(() => expect(endpointsOf(r.current(), 'v1alpha1.wardle.example.com')).toEqual(['https://127.0.0.1:7101']));
+
+    // extensions' identity claims core-api's group beside its own; another service claims wardle's group/version.
+    const extensions = await announcer({ endpoint: 'https://127.0.0.1:7102', service: 'extensions' });
+    extensions.announce([CORE, { group: 'apiextensions.k8s.io', version: 'v1' }]);
+    const impostor = await announcer({ endpoint: 'https://127.0.0.1:7103', service: 'impostor', ttlSeconds: 1 });
+    impostor.announce([WARDLE]);
+    await eventually(() => expect(r.current().has('v1.apiextensions.k8s.io')).toBe(true));
+    await sleep(1000); // three heartbeats of the impostor: each refused again, warned once
+    expect([...r.current().keys()]).toEqual(['v1.apiextensions.k8s.io', 'v1alpha1.wardle.example.com']);
+    expect(endpointsOf(r.current(), 'v1alpha1.wardle.example.com')).toEqual(['https://127.0.0.1:7101']);
+    expect(logger.warnings.filter((w) => /refused group\/versions announced by extensions .*v1\. \(group "" belongs to core-api\)/.test(w))).toHaveLength(1);
+    expect(logger.warnings.filter((w) => /refused group\/versions announced by impostor .*v1alpha1\.wardle\.example\.com \(it is served by sample-apiserver\)/.test(w))).toHaveLength(1);
+    expect((await droppedCount('ownership')) - ownershipBefore).toBeGreaterThanOrEqual(3);
+
+    // Owned until its last claim is gone: then the next announcement takes it.
+    await wardle.close();
+    await eventually(() => expect(endpointsOf(r.current(), 'v1alpha1.wardle.example.com')).toEqual(['https://127.0.0.1:7103']));
+  });
 });
 
-async function droppedCount(): Promise<number> {
-  return (await registrationMessagesDropped.get()).values.reduce((sum, v) => sum + v.value, 0);
+async function droppedCount(reason?: string): Promise<number> {
+  return (await registrationMessagesDropped.get()).values.filter((v) => reason === undefined || v.labels.reason === reason).reduce((sum, v) => sum + v.value, 0);
 }

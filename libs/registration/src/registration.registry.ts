@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
+import { admitClaims, DEFAULT_GROUP_OWNERSHIP, type GroupOwnership } from './group-ownership.policy';
 import { type ClaimKey, claimKey, LiveInstanceTable, type RegistrationSnapshot, snapshotFingerprint } from './live-instance.table';
 import { receiveMessage } from './registration.receive';
 import { validateAnnouncement, validateWithdrawal } from './registration.schema';
@@ -18,11 +19,15 @@ export interface RegistrationRegistryOptions {
   /** Changes within this window are reported once (default 10 ms). */
   readonly debounceMs?: number;
   readonly logger?: RegistrationLogger;
+  /** Which service may announce which group/version (default: DEFAULT_GROUP_OWNERSHIP). */
+  readonly ownership?: GroupOwnership;
 }
 
 export type RegistrationChangeListener = (current: RegistrationSnapshot) => void;
 
 const DEFAULT_DEBOUNCE_MS = 10;
+/** Bounds the memory of which refusals were already logged (a claim refused entirely is never stored). */
+const MAX_REFUSALS_REMEMBERED = 1024;
 
 export class RegistrationRegistry {
   readonly name: string;
@@ -41,6 +46,9 @@ export class RegistrationRegistry {
   private firstResync?: () => void;
   private closing = false;
   private readonly logger: RegistrationLogger;
+  private readonly ownership: GroupOwnership;
+  /** The refusals last logged per claim, so a refused claim's heartbeats do not repeat the warning. */
+  private readonly refusalsLogged = new Map<ClaimKey, string>();
 
   /** Hears announcements through the @EventPattern handlers that call handleAnnouncement/handleWithdrawal. */
   constructor(
@@ -49,6 +57,7 @@ export class RegistrationRegistry {
   ) {
     this.name = opts.name ?? randomUUID();
     this.logger = opts.logger ?? new Logger('RegistrationRegistry');
+    this.ownership = opts.ownership ?? DEFAULT_GROUP_OWNERSHIP;
   }
 
   /**
@@ -101,7 +110,7 @@ export class RegistrationRegistry {
   handleAnnouncement(data: Uint8Array, subject: string): void {
     if (!this.started || this.closing) return;
     const announcement = receiveMessage(subject, data, validateAnnouncement, this.logger);
-    if (announcement && this.sentByItsService(announcement, subject)) this.onAnnouncement(announcement);
+    if (announcement && this.sentByItsService(announcement, subject)) this.onAnnouncement(this.owned(announcement, subject));
   }
 
   /** A payload received on `subject`, the withdraw subject of one service. */
@@ -122,6 +131,28 @@ export class RegistrationRegistry {
     registrationMessagesDropped.inc({ subject: pattern, reason: 'forged' });
     this.logger.warn(`dropped message on ${subject}: it claims service "${message.service}" but was sent as "${sender ?? '?'}"`);
     return false;
+  }
+
+  /**
+   * Keeps only the group/versions the announcing service may claim (group-ownership.policy.ts); the others are
+   * dropped with a warning (once per change of what is refused) and counted.
+   */
+  private owned(announcement: Announcement, subject: string): Announcement {
+    const snapshot = this.current();
+    const verdict = admitClaims(announcement, this.ownership, (key) => snapshot.get(key)?.endpoints.map((e) => e.service) ?? []);
+    const key = claimKey(announcement);
+    if (verdict.refused.length === 0) {
+      this.refusalsLogged.delete(key);
+      return announcement;
+    }
+    registrationMessagesDropped.inc({ subject: subjectPattern(subject) ?? subject, reason: 'ownership' });
+    const refusals = verdict.refused.map((r) => `${r.key} (${r.reason})`).join(', ');
+    if (this.refusalsLogged.get(key) !== refusals) {
+      if (this.refusalsLogged.size >= MAX_REFUSALS_REMEMBERED) this.refusalsLogged.clear();
+      this.refusalsLogged.set(key, refusals);
+      this.logger.warn(`refused group/versions announced by ${announcement.service} (instance ${announcement.instance}): ${refusals}`);
+    }
+    return verdict.admitted;
   }
 
   private onAnnouncement(announcement: Announcement): void {
