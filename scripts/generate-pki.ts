@@ -1,5 +1,6 @@
 /**
- * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--nats-san NAME]… [--nats-config PATH] [--kubeconfig PATH --server URL] [--owner UID:GID]`
+ * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--nats-san NAME]… [--nats-config PATH] [--serving SERVICE=SAN,…]…
+ *    [--bundles-dir DIR --bundle SERVICE=FILE,…]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
  *
  * The one-shot PKI step of docker-compose.yml (the `pki` service): creates or completes the same PKI that
  * `npm start` uses (libs/pki `ensurePki`: cluster CA, front-proxy CA, serving, admin and front-proxy client
@@ -9,6 +10,11 @@
  * a user per client certificate with its registration permissions) to --nats-config, and optionally writes an
  * admin kubeconfig for the host's kubectl.
  *
+ * Least privilege (docker-compose.yml): --serving issues a service a serving certificate of its own
+ * (serving-<service>.crt/.key, its SANs plus localhost and 127.0.0.1), and --bundle copies only the files a
+ * service needs into <bundles-dir>/<service> (one volume per service): directory 0700, keys and nats.conf 0600,
+ * certificates 0644, anything else there removed. A service's container mounts only its bundle.
+ *
  * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
  * reissues what is missing or lacks a requested SAN.
  *
@@ -17,13 +23,14 @@
  *  - the kubeconfig is handed to the owner of the folder it is written into, so the host user who created
  *    ./.local/compose can read it.
  */
-import { chown, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { chmod, chown, copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePki, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 
-const USAGE = 'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+const USAGE =
+  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--serving SERVICE=SAN,...]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
@@ -33,6 +40,11 @@ interface Options {
   readonly kubeconfig?: string;
   readonly server?: string;
   readonly owner?: { uid: number; gid: number };
+  /** service → SANs of its own serving certificate. */
+  readonly serving: Record<string, string[]>;
+  readonly bundlesDir?: string;
+  /** service → the PKI files (names in <dir>) its bundle holds. */
+  readonly bundles: Record<string, string[]>;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -46,6 +58,9 @@ function parseOptions(argv: string[]): Options {
       kubeconfig: { type: 'string' },
       server: { type: 'string' },
       owner: { type: 'string' },
+      serving: { type: 'string', multiple: true, default: [] },
+      bundle: { type: 'string', multiple: true, default: [] },
+      'bundles-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -56,6 +71,7 @@ function parseOptions(argv: string[]): Options {
   if (positionals.length !== 1) throw new Error(USAGE);
   if (values.kubeconfig && !values.server) throw new Error('--kubeconfig needs --server (the URL the host reaches the aggregator at)');
   if (values.server && !/^https:\/\/[^/]+$/.test(values.server)) throw new Error(`--server ${values.server}: expected https://HOST:PORT`);
+  if ((values.bundle ?? []).length > 0 && !values['bundles-dir']) throw new Error('--bundle needs --bundles-dir');
   return {
     dir: resolve(positionals[0]),
     sans: values.san ?? [],
@@ -64,7 +80,40 @@ function parseOptions(argv: string[]): Options {
     kubeconfig: values.kubeconfig ? resolve(values.kubeconfig) : undefined,
     server: values.server,
     owner: values.owner ? parseOwner(values.owner) : undefined,
+    serving: serviceLists('--serving', values.serving ?? []),
+    bundlesDir: values['bundles-dir'] ? resolve(values['bundles-dir']) : undefined,
+    bundles: serviceLists('--bundle', values.bundle ?? []),
   };
+}
+
+/** `SERVICE=A,B,…` options into service → [A, B, …]. */
+function serviceLists(option: string, raw: readonly string[]): Record<string, string[]> {
+  const lists: Record<string, string[]> = {};
+  for (const entry of raw) {
+    const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)=([^=]+)$/.exec(entry);
+    if (!m) throw new Error(`${option} ${entry}: expected SERVICE=ITEM,ITEM,…`);
+    lists[m[1]] = [...(lists[m[1]] ?? []), ...m[3].split(',').filter(Boolean)];
+  }
+  return lists;
+}
+
+const SECRET = /\.key$|\.conf$/;
+
+/**
+ * Copies `files` of the PKI into `dir` and removes anything else there, so a grant taken away is gone on the
+ * next `up`. Keys (and nats.conf, which names them) 0600, certificates 0644, the directory 0700.
+ */
+async function writeBundle(pkiDir: string, dir: string, files: readonly string[], owner: Options['owner']): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const wanted = new Set(files.map((f) => basename(f)));
+  for (const stale of await readdir(dir)) if (!wanted.has(stale)) await rm(join(dir, stale), { recursive: true, force: true });
+  for (const file of wanted) {
+    const target = join(dir, file);
+    await copyFile(join(pkiDir, file), target);
+    await chmod(target, SECRET.test(file) ? 0o600 : 0o644);
+  }
+  if (owner && isRoot()) await Promise.all([dir, ...[...wanted].map((f) => join(dir, f))].map((p) => chown(p, owner.uid, owner.gid)));
 }
 
 function parseOwner(raw: string): { uid: number; gid: number } {
@@ -78,7 +127,7 @@ const isRoot = (): boolean => process.getuid?.() === 0;
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   const natsClients = CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name);
-  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans });
+  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans, servingCertificates: opts.serving });
   console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates, NATS certificates (${natsClients.join(', ')})`);
   if (opts.natsConfig) {
     const tls = { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert };
@@ -90,6 +139,11 @@ async function main(): Promise<void> {
     const files = await readdir(opts.dir);
     await Promise.all([opts.dir, ...files.map((f) => join(opts.dir, f))].map((p) => chown(p, opts.owner!.uid, opts.owner!.gid)));
     console.log(`[pki] owned by ${opts.owner.uid}:${opts.owner.gid}`);
+  }
+
+  if (opts.bundlesDir) {
+    for (const [service, files] of Object.entries(opts.bundles)) await writeBundle(opts.dir, join(opts.bundlesDir, service), files, opts.owner);
+    console.log(`[pki] bundles in ${opts.bundlesDir}: ${Object.entries(opts.bundles).map(([service, files]) => `${service} (${files.length} files)`).join(', ')}`);
   }
 
   if (opts.kubeconfig && opts.server) {

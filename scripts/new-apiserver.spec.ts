@@ -114,7 +114,15 @@ describe('new-apiserver output', () => {
     expect(widgetsService.environment).toMatchObject({ KUBE_SECURE_PORT: String(highest + 1), KUBE_REGISTER_URL: 'https://aggregator:6443', KUBE_ETCD_ENDPOINTS: 'http://etcd:2379' });
     expect(widgetsService.command.join(' ')).toContain('node dist/apps/widgets-apiserver/src/main.js');
     expect(widgetsService.healthcheck.test.at(-1)).toBe(`https://127.0.0.1:${highest + 1}/readyz`);
-    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--san=widgets-apiserver', '--san=widgets-apiserver.default.svc', '--san=policies-apiserver.default.svc']));
+    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--serving=widgets-apiserver=widgets-apiserver,widgets-apiserver.default.svc', '--serving=policies-apiserver=policies-apiserver,policies-apiserver.default.svc']));
+    // Its own PKI volume, written by the pki one-shot, with its own serving key and no CA key.
+    expect(widgetsService.volumes).toEqual(['pki-widgets-apiserver:/pki:ro']);
+    expect(widgetsService.environment).toMatchObject({ KUBE_TLS_CERT_FILE: '/pki/serving-widgets-apiserver.crt', KUBE_TLS_PRIVATE_KEY_FILE: '/pki/serving-widgets-apiserver.key' });
+    expect(compose.services.pki.volumes).toContain('pki-widgets-apiserver:/bundles/widgets-apiserver');
+    const bundle = (compose.services.pki.command as string[]).find((a) => a.startsWith('--bundle=widgets-apiserver='));
+    expect(bundle).toContain('serving-widgets-apiserver.key');
+    expect(bundle).not.toContain('ca.key');
+    expect(Object.keys(compose.volumes)).toContain('pki-widgets-apiserver');
     expect(Object.keys(compose.services).slice(-2)).toEqual(['widgets-apiserver', 'policies-apiserver']);
 
     const values = parse(readFileSync(join(root, WIRING_FILES.helmValues), 'utf8'));

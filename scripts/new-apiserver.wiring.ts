@@ -1,6 +1,6 @@
 /**
  * Wires a scaffolded aggregated API server into the places that run it: the `npm start` launcher
- * (scripts/start.ts), docker-compose.yml (its SANs on the shared serving certificate and its service) and the
+ * (scripts/start.ts), docker-compose.yml (its own serving certificate, PKI volume and service) and the
  * Helm chart's values (deploy/helm/kube-ts/values.yaml, `aggregatedApiservers`). Each file has a marker line
  * the new text goes above; edits are planned in memory first so that nothing is written when one cannot be made.
  */
@@ -30,7 +30,10 @@ export const WIRING_FILES = {
 
 export const MARKERS = {
   launcher: '// new-apiserver: rows of scaffolded servers go above this line.',
-  composeSans: '# new-apiserver: SANs of scaffolded servers go above this line.',
+  composeServing: '# new-apiserver: serving certificates of scaffolded servers go above this line.',
+  composeBundles: '# new-apiserver: bundles of scaffolded servers go above this line.',
+  composePkiMounts: '# new-apiserver: volumes of scaffolded servers go above this line.',
+  composeVolumes: "# new-apiserver: volumes of scaffolded servers' PKI go above this line.",
   composeServices: '# new-apiserver: services of scaffolded servers go above this line.',
   helmValues: '# new-apiserver: entries of scaffolded servers go above this line.',
 } as const;
@@ -52,6 +55,8 @@ export function launcherRow(s: WiredServer): string {
 function composeService(s: WiredServer): string {
   return `  ${s.app}:
     <<: *kube-ts
+    volumes:
+      - pki-${s.app}:/pki:ro
     # Scaffolded by \`npm run new-apiserver\`: registers its APIService (${s.version}.${s.group}), Service and
     # Endpoints through the aggregator at start, with the container's own address.
     command:
@@ -61,6 +66,8 @@ function composeService(s: WiredServer): string {
     environment:
       <<: *api-env
       KUBE_SECURE_PORT: "${s.port}"
+      KUBE_TLS_CERT_FILE: /pki/serving-${s.app}.crt
+      KUBE_TLS_PRIVATE_KEY_FILE: /pki/serving-${s.app}.key
       KUBE_SERVING_CA_FILE: /pki/ca.crt
       KUBE_REGISTER_URL: https://aggregator:6443
       KUBE_REGISTER_CERT_FILE: /pki/admin.crt
@@ -68,7 +75,7 @@ function composeService(s: WiredServer): string {
       KUBE_REGISTER_CA_FILE: /pki/ca.crt
     healthcheck:
       <<: *healthcheck-timing
-      test: ["CMD", "node", "dist/scripts/healthcheck.js", "--ca=/pki/ca.crt", "--cert=/pki/admin.crt", "--key=/pki/admin.key", "https://127.0.0.1:${s.port}/readyz"]
+      test: ["CMD", "node", "dist/scripts/healthcheck.js", "--ca=/pki/ca.crt", "https://127.0.0.1:${s.port}/readyz"]
     depends_on:
       etcd: {condition: service_healthy}
       nats: {condition: service_healthy}
@@ -109,8 +116,16 @@ export async function planWiring(root: string, s: WiredServer): Promise<FileEdit
   };
   await edit(WIRING_FILES.launcher, (src) => insertAbove(src, MARKERS.launcher, `  ${launcherRow(s)}\n`, WIRING_FILES.launcher));
   await edit(WIRING_FILES.compose, (src) => {
-    const sans = insertAbove(src, MARKERS.composeSans, `      - --san=${s.app}\n      - --san=${s.app}.default.svc\n`, WIRING_FILES.compose);
-    return insertAbove(sans, MARKERS.composeServices, composeService(s), WIRING_FILES.compose);
+    // Its own serving certificate and PKI volume, holding only what it needs (docker-compose.yml, least privilege).
+    const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', 'admin.crt', 'admin.key'];
+    const inserts: Array<[string, string]> = [
+      [MARKERS.composeServing, `      - --serving=${s.app}=${s.app},${s.app}.default.svc\n`],
+      [MARKERS.composeBundles, `      - --bundle=${s.app}=${files.join(',')}\n`],
+      [MARKERS.composePkiMounts, `      - pki-${s.app}:/bundles/${s.app}\n`],
+      [MARKERS.composeVolumes, `  pki-${s.app}:\n`],
+      [MARKERS.composeServices, composeService(s)],
+    ];
+    return inserts.reduce((text, [marker, line]) => insertAbove(text, marker, line, WIRING_FILES.compose), src);
   });
   await edit(WIRING_FILES.helmValues, (src) => insertAbove(src, MARKERS.helmValues, helmEntry(s), WIRING_FILES.helmValues));
   return edits;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensurePki, type PkiPaths } from './pki.bootstrap';
+import { ensurePki, type PkiPaths, servingCertPaths } from './pki.bootstrap';
 
 const read = (path: string): Promise<string> => readFile(path, 'utf8');
 const cert = async (path: string): Promise<X509Certificate> => new X509Certificate(await read(path));
@@ -75,6 +75,21 @@ describe('ensurePki', () => {
     expect(serving.checkHost('api.example.test')).toBe('api.example.test');
     expect(serving.checkIP('192.0.2.10')).toBe('192.0.2.10');
     expect(await read(paths.caCert)).toBe(caBefore);
+  });
+
+  it('issues a serving certificate of its own per service, for its names only, and keeps it across runs', async () => {
+    await ensurePki(paths.dir, { servingCertificates: { 'core-api': ['core-api'], extensions: ['extensions', '192.0.2.11'] } });
+    const core = servingCertPaths(paths, 'core-api');
+    const own = await cert(core.cert);
+    expect(own.checkHost('core-api')).toBe('core-api');
+    expect(own.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(own.checkHost('extensions')).toBeUndefined();
+    expect(own.verify((await cert(paths.caCert)).publicKey)).toBe(true);
+    expect((await stat(core.key)).mode & 0o777).toBe(0o600);
+    expect((await cert(servingCertPaths(paths, 'extensions').cert)).checkIP('192.0.2.11')).toBe('192.0.2.11');
+    const before = await read(core.key);
+    await ensurePki(paths.dir, { servingCertificates: { 'core-api': ['core-api'] } });
+    expect(await read(core.key)).toBe(before);
   });
 });
 

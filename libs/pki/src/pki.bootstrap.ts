@@ -39,7 +39,15 @@ export interface EnsurePkiOptions {
   readonly natsClients?: readonly string[];
   /** Extra DNS names or IP addresses for nats-server's certificate (it always has localhost, 127.0.0.1, ::1). */
   readonly natsSans?: readonly string[];
+  /**
+   * Serving certificates of their own (cluster CA), by name → DNS names or IP addresses (localhost and
+   * 127.0.0.1 are always added): each service of a deployment then holds only its own serving key
+   * (servingCertPaths). Reissued when missing, when a SAN is missing or when the cluster CA was just created.
+   */
+  readonly servingCertificates?: Readonly<Record<string, readonly string[]>>;
 }
+
+const OWN_SERVING_SANS: readonly string[] = ['localhost', '127.0.0.1'];
 
 const NATS_SERVER_SANS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 
@@ -88,6 +96,11 @@ export function natsClientPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { rea
   return { cert: join(pki.dir, `nats-client-${name}.crt`), key: join(pki.dir, `nats-client-${name}.key`) };
 }
 
+/** The serving certificate and key ensurePki issues for `name` (EnsurePkiOptions.servingCertificates). */
+export function servingCertPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { readonly cert: string; readonly key: string } {
+  return { cert: join(pki.dir, `serving-${name}.crt`), key: join(pki.dir, `serving-${name}.key`) };
+}
+
 /**
  * Creates whatever is missing of the local PKI in `dir` and keeps what exists, so restarts reuse the same CA
  * and kubeconfigs stay valid. A leaf is (re)issued when either of its files is missing, when its CA was just
@@ -117,6 +130,12 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
     commonName: 'front-proxy-client',
     usage: 'client',
   });
+  for (const [name, sans] of Object.entries(opts.servingCertificates ?? {})) {
+    const own = splitSans([...OWN_SERVING_SANS, ...sans]);
+    const files = servingCertPaths(paths, name);
+    const reissue = cluster.created || !(await coversSans(files.cert, own.dnsNames, own.ipAddresses));
+    await ensureLeaf(files, cluster.ca, reissue, { commonName: name, ...own, usage: 'server' });
+  }
   await ensureServiceAccountKey({ cert: paths.serviceAccountPub, key: paths.serviceAccountKey });
   await ensureNatsPki(paths, opts);
   return paths;
