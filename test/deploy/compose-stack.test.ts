@@ -18,7 +18,8 @@ import { freePort, runKubectl, tempDir, type KubectlResult } from '@kube/testing
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cronTab } from '../../apps/extensions/src/crd/crd.testing';
 import { until } from '../support/until';
-import { ROOT } from './deploy.helpers';
+import { parse } from 'yaml';
+import { read, ROOT } from './deploy.helpers';
 
 const ENABLED = process.env.KUBE_TEST_COMPOSE === '1';
 const IMAGE = 'kube-ts:dev';
@@ -188,6 +189,28 @@ if (!ENABLED) {
       expect(await imageContains(IMAGE, needles)).toBeUndefined();
       const history = (await sh('docker', ['history', '--no-trunc', '--format', '{{.CreatedBy}}', IMAGE])).stdout;
       expect(history).not.toContain(process.env.NODE_EXTRA_CA_CERTS);
+    }, 5 * 60_000);
+
+    it('gives each container only its own PKI files: no other service\'s key is there, keys 0600 and the folder 0700 of uid 1000', async () => {
+      // The pki one-shot's bundles as docker-compose.yml lists them (--bundle=<service>=<file>,…).
+      const pkiCommand = (parse(read('docker-compose.yml')) as { services: { pki: { command: string[] } } }).services.pki.command;
+      const bundles = new Map(pkiCommand.filter((a) => a.startsWith('--bundle=')).map((a) => a.slice('--bundle='.length).split('=')).map(([service, files]) => [service, files.split(',').sort()]));
+      const allKeys = new Set([...bundles.values()].flat().filter((f) => f.endsWith('.key')));
+      for (const service of ['core-api', 'extensions', 'aggregator', 'sample-apiserver', 'counts-apiserver', 'controller-manager']) {
+        const r = await compose('exec', '-T', service, 'sh', '-c', 'cd /pki && stat -c "%n %a %u" . *');
+        expect(r.code, tail(r)).toBe(0);
+        const [dir, ...files] = r.stdout.trim().split('\n');
+        expect(dir, service).toBe('. 700 1000');
+        const listed = new Map(files.map((l) => l.split(' ')).map(([name, mode, uid]) => [name, `${mode} ${uid}`]));
+        expect([...listed.keys()].sort(), service).toEqual(bundles.get(service));
+        for (const [name, modeUid] of listed) expect(modeUid, `${service}: ${name}`).toBe(name.endsWith('.key') ? '600 1000' : '644 1000');
+        // Not one key of another service, whatever its name.
+        const foreign = [...allKeys].filter((k) => !bundles.get(service)?.includes(k));
+        expect(foreign.length, service).toBeGreaterThan(0);
+        const names = foreign.map((k) => `-name ${k}`).join(' -o ');
+        const probe = await compose('exec', '-T', service, 'sh', '-c', `find / \\( -path /proc -o -path /sys \\) -prune -o -type f \\( ${names} \\) -print 2>/dev/null; awk '$2 ~ /^\\/(pki|bundles)/ {print "mount " $2}' /proc/mounts`);
+        expect(probe.stdout.trim().split('\n').filter(Boolean), `${service}: ${tail(probe)}`).toEqual(['mount /pki']);
+      }
     }, 5 * 60_000);
 
     it('publishes only the front door, on 127.0.0.1', async () => {

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { natsClientPaths, pkiPaths } from '@kube/pki';
+import { natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES } from '@kube/registration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -61,6 +61,32 @@ function volumeTargets(s: ComposeService): Map<string, string> {
   );
 }
 
+/** `--NAME=SERVICE=A,B,…` arguments of the pki one-shot: service → [A, B, …]. */
+function pkiLists(pki: ComposeService, option: string): Map<string, string[]> {
+  const prefix = `--${option}=`;
+  return new Map(
+    (pki.command ?? [])
+      .filter((a) => a.startsWith(prefix))
+      .map((a) => {
+        const [service, list] = a.slice(prefix.length).split('=');
+        return [service, list.split(',')];
+      }),
+  );
+}
+
+/**
+ * The private keys a service may hold besides its own serving key and NATS identity: only core-api signs
+ * (CSRs with the cluster CA, service-account tokens); the aggregator presents the front-proxy client
+ * certificate; the aggregated servers still register with the admin certificate (docs/registration.md).
+ */
+const EXTRA_KEYS: Record<string, readonly string[]> = {
+  'core-api': ['ca.key', 'sa.key'],
+  aggregator: ['front-proxy-client.key'],
+  'controller-manager': ['controller-manager.key'],
+  nats: ['nats-server.key'],
+};
+const REGISTERS_WITH_ADMIN = (s: ComposeService): boolean => env(s).KUBE_REGISTER_KEY_FILE === '/pki/admin.key';
+
 describe('docker-compose.yml', () => {
   if (!hasDockerCompose) {
     it.skip('docker-compose config — skipped: the docker-compose binary is missing (apt-get install docker-compose)', () => undefined);
@@ -71,6 +97,43 @@ describe('docker-compose.yml', () => {
       expect(r.code).toBe(0);
       const normalized = parse(r.stdout) as Compose;
       expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, 'pki', 'controller-manager'].sort());
+    });
+
+    it('mounts, in every service but the pki one-shot, only its own PKI volume, and no volume holds another service\'s key', () => {
+      const rendered = parse(composeConfig().stdout) as Compose;
+      const bundles = pkiLists(rendered.services.pki, 'bundle');
+      const pkiVolumes = new Set(Object.keys(rendered.volumes ?? {}).filter((v) => v === 'pki' || v.startsWith('pki-')));
+      expect(pkiVolumes.size).toBeGreaterThan(API_SERVICES.length);
+      for (const [name, s] of Object.entries(rendered.services)) {
+        if (name === 'pki') continue;
+        // docker-compose 1.29 renders the short syntax (source:target:mode), later versions the long one.
+        const mounts = (s.volumes ?? []).map((v) => {
+          if (typeof v !== 'string') return { source: v.source, target: v.target, read_only: (v as { read_only?: boolean }).read_only === true };
+          const [source, target, mode] = v.split(':');
+          return { source, target, read_only: mode === 'ro' };
+        });
+        const mounted = mounts.filter((v) => pkiVolumes.has(v.source));
+        if (name === 'etcd') {
+          expect(mounted, name).toEqual([]);
+          continue;
+        }
+        // Exactly its own, read-only, at /pki.
+        expect(mounted.map((v) => [v.source, v.target, v.read_only]), name).toEqual([[`pki-${name}`, '/pki', true]]);
+        // The one-shot writes that volume from this service's bundle.
+        expect(volumeTargets(rendered.services.pki).get(`/bundles/${name}`), name).toBe(`pki-${name}`);
+        const keys = (bundles.get(name) ?? []).filter((f) => f.endsWith('.key'));
+        const own = [basename(servingCertPaths({ dir: '/pki' }, name).key), basename(natsClientPaths({ dir: '/pki' }, name).key)];
+        const allowed = new Set([...own, ...(EXTRA_KEYS[name] ?? []), ...(REGISTERS_WITH_ADMIN(s) ? ['admin.key'] : [])]);
+        expect(keys.filter((k) => !allowed.has(k)), `${name} holds keys that are not its own`).toEqual([]);
+        expect(keys.length, name).toBeGreaterThan(0);
+      }
+      // The CA keys: core-api's cluster CA key (the CSR signer) and nothing else, anywhere.
+      const holders = (key: string): string[] => [...bundles].filter(([, files]) => files.includes(key)).map(([service]) => service);
+      expect(holders('ca.key')).toEqual(['core-api']);
+      expect(holders('sa.key')).toEqual(['core-api']);
+      for (const key of ['front-proxy-ca.key', 'nats-ca.key', 'apiserver.key']) expect(holders(key), key).toEqual([]);
+      expect(holders('front-proxy-client.key')).toEqual(['aggregator']);
+      for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) expect(holders(basename(natsClientPaths({ dir: '/pki' }, name).key))).toEqual([name]);
     });
   }
 
@@ -111,12 +174,14 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('probes every API service on its own /readyz over HTTPS with the admin client certificate', () => {
+  it('probes every API service on its own /readyz over HTTPS, verified against the cluster CA, as an anonymous caller', () => {
     for (const name of API_SERVICES) {
       const s = compose.services[name];
       const test = s.healthcheck?.test ?? [];
       expect(test.slice(1, 3), name).toEqual(['node', 'dist/scripts/healthcheck.js']);
-      expect(test, name).toEqual(expect.arrayContaining(['--cert=/pki/admin.crt', '--key=/pki/admin.key']));
+      expect(test, name).toContain('--ca=/pki/ca.crt');
+      // No client certificate: a container holds no identity but its own (system:public-info-viewer allows /readyz).
+      expect(test.filter((a) => a.startsWith('--cert') || a.startsWith('--key')), name).toEqual([]);
       expect(test.at(-1), name).toBe(`https://127.0.0.1:${env(s).KUBE_SECURE_PORT}/readyz`);
     }
   });
@@ -202,21 +267,29 @@ describe('docker-compose.yml', () => {
     expect(compose.services.pki.command).toContain(`--server=https://127.0.0.1:${hostPort}`);
   });
 
-  it('mounts the PKI volume wherever a /pki file is named, and names only files ensurePki creates', () => {
-    const files = new Set(Object.values(pkiPaths('/pki')).filter((p) => p !== '/pki').map((p) => basename(p)));
-    // The NATS client certificates ensurePki issues for the control plane, and the pki service's nats.conf.
-    for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) for (const p of Object.values(natsClientPaths({ dir: '/pki' }, name))) files.add(basename(p));
-    for (const arg of compose.services.pki.command ?? []) if (arg.startsWith('--nats-config=/pki/')) files.add(basename(arg));
+  it('names in each service only /pki files of its own bundle, and bundles only files the pki one-shot writes', () => {
+    const written = new Set(Object.values(pkiPaths('/pki')).filter((p) => p !== '/pki').map((p) => basename(p)));
+    // The NATS client certificates ensurePki issues for the control plane, the serving certificates, and the pki service's nats.conf.
+    for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) for (const p of Object.values(natsClientPaths({ dir: '/pki' }, name))) written.add(basename(p));
+    for (const name of pkiLists(compose.services.pki, 'serving').keys()) for (const p of Object.values(servingCertPaths({ dir: '/pki' }, name))) written.add(basename(p));
+    for (const arg of compose.services.pki.command ?? []) if (arg.startsWith('--nats-config=/pki/')) written.add(basename(arg));
+    const bundles = pkiLists(compose.services.pki, 'bundle');
+    for (const [service, files] of bundles) for (const file of files) expect(written.has(file), `${service}: ${file} is not a file the pki one-shot writes`).toBe(true);
     for (const [name, s] of Object.entries(compose.services)) {
-      const text = JSON.stringify([s.environment, s.healthcheck, name === 'pki' ? [] : s.command]);
+      if (name === 'pki') continue;
+      const text = JSON.stringify([s.environment, s.healthcheck, s.command]);
       const named = [...text.matchAll(/\/pki\/([\w.-]+)/g)].map((m) => m[1]);
-      if (named.length) expect(volumeTargets(s).get('/pki'), `${name} mounts pki`).toBe('pki');
-      for (const file of named) expect(files.has(file), `${name}: /pki/${file} is not a file ensurePki writes`).toBe(true);
+      if (named.length) expect(volumeTargets(s).get('/pki'), `${name} mounts its PKI volume`).toBe(`pki-${name}`);
+      for (const file of named) expect(bundles.get(name), `${name}: /pki/${file} is not in its bundle`).toContain(file);
     }
-    // The one-shot writes them, read-write; the API services read them.
+    // What a service is given and never uses is a privilege too: every key in a bundle is named by its service.
+    for (const [name, files] of bundles) {
+      const s = compose.services[name];
+      const text = name === 'nats' ? read('libs/registration/src/registration.nats-auth.ts') + JSON.stringify(s.command) : JSON.stringify([s.environment, s.healthcheck, s.command]);
+      for (const key of files.filter((f) => f.endsWith('.key'))) if (name !== 'nats') expect(text, `${name} holds ${key} without using it`).toContain(`/pki/${key}`);
+    }
+    // The one-shot writes the PKI and the bundles, read-write; the kubeconfig lands in a host folder.
     expect(compose.services.pki.volumes).toContain('pki:/pki');
-    for (const name of API_SERVICES) expect(compose.services[name].volumes).toContain('pki:/pki:ro');
-    // The kubeconfig lands in a host folder.
     expect(volumeTargets(compose.services.pki).get('/out')).toBe('./.local/compose');
     expect(compose.services.pki.command).toContain('--kubeconfig=/out/kubeconfig');
     // Every named volume used is declared.
@@ -226,12 +299,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it('puts every name the containers use to reach each other into the serving certificate', () => {
-    const sans = (compose.services.pki.command ?? []).filter((a) => a.startsWith('--san=')).map((a) => a.slice('--san='.length));
-    const urls = API_SERVICES.flatMap((n) => Object.values(env(compose.services[n]))).join(',');
-    for (const m of urls.matchAll(/https:\/\/([\w.-]+):\d+/g)) expect(sans, `${m[1]} in the SANs`).toContain(m[1]);
+  it('gives each service a serving certificate of its own, for every name the others reach it by', () => {
+    const serving = pkiLists(compose.services.pki, 'serving');
+    for (const name of [...API_SERVICES, 'controller-manager']) {
+      const e = env(compose.services[name]);
+      expect([e.KUBE_TLS_CERT_FILE, e.KUBE_TLS_PRIVATE_KEY_FILE], name).toEqual(Object.values(servingCertPaths({ dir: '/pki' }, name)));
+      expect(serving.get(name), name).toContain(name);
+    }
+    const urls = [...API_SERVICES, 'controller-manager'].flatMap((n) => Object.values(env(compose.services[n]))).join(',');
+    for (const m of urls.matchAll(/https:\/\/([\w.-]+):\d+/g)) expect(serving.get(m[1]), `${m[1]} has a serving certificate for its name`).toContain(m[1]);
     // The aggregator verifies an APIService's server as <service>.<namespace>.svc (the sample's is default/wardle-server).
-    expect(sans).toContain('wardle-server.default.svc');
+    expect(serving.get('sample-apiserver')).toContain('wardle-server.default.svc');
+    expect(serving.get('counts-apiserver')).toContain('counts-apiserver.default.svc');
   });
 
   it('runs entry points that exist, from one image', () => {
