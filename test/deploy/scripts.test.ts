@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,6 +70,29 @@ describe('generate-pki', () => {
     const config = JSON.parse(await readFile(conf, 'utf8'));
     expect(config.tls).toMatchObject({ ca_file: join(pki, 'nats-ca.crt'), verify_and_map: true });
     expect(config.authorization.users.map((u: { user: string }) => u.user)).toEqual(['CN=core-api', 'CN=extensions', 'CN=aggregator']);
+  });
+
+  it('issues per-service serving certificates and copies to each bundle only its files (keys 0600, folder 0700), removing what was taken away', async () => {
+    const bundles = join(dir, 'bundles');
+    const args = (extensions: string): string[] => [pki, '--serving=core-api=core-api', '--serving=extensions=extensions', `--bundles-dir=${bundles}`, '--bundle=core-api=ca.crt,ca.key,serving-core-api.crt,serving-core-api.key', `--bundle=extensions=${extensions}`];
+    const r = await run(GENERATE_PKI, args('ca.crt,serving-extensions.crt,serving-extensions.key,admin.key'));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((await readdir(join(bundles, 'core-api'))).sort()).toEqual(['ca.crt', 'ca.key', 'serving-core-api.crt', 'serving-core-api.key']);
+    expect((await stat(join(bundles, 'core-api'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(bundles, 'core-api', 'serving-core-api.key'))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(bundles, 'core-api', 'ca.crt'))).mode & 0o777).toBe(0o644);
+    const own = new X509Certificate(await readFile(join(bundles, 'extensions', 'serving-extensions.crt')));
+    expect(own.checkHost('extensions')).toBe('extensions');
+    expect(own.checkHost('core-api')).toBeUndefined();
+    expect(own.verify(new X509Certificate(await readFile(join(pki, 'ca.crt'))).publicKey)).toBe(true);
+    // A second run with a smaller grant: admin.key is gone from the bundle, the certificate kept.
+    expect((await run(GENERATE_PKI, args('ca.crt,serving-extensions.crt,serving-extensions.key'))).code).toBe(0);
+    expect((await readdir(join(bundles, 'extensions'))).sort()).toEqual(['ca.crt', 'serving-extensions.crt', 'serving-extensions.key']);
+    expect(new X509Certificate(await readFile(join(bundles, 'extensions', 'serving-extensions.crt'))).fingerprint256).toBe(own.fingerprint256);
+    const refused = await run(GENERATE_PKI, [pki, '--bundle=core-api=ca.crt']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--bundle needs --bundles-dir/);
   });
 
   it('refuses incomplete arguments', async () => {
