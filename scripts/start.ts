@@ -10,7 +10,7 @@ import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensurePki, natsClientPaths, type PkiPaths, writeKubeconfig } from '@kube/pki';
+import { ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
@@ -31,6 +31,8 @@ interface ApiServiceSpec {
    * must therefore be started before it.
    */
   readonly aggregated?: boolean;
+  /** An aggregated server's `<service>.<namespace>.svc` (its APIService's), the name the aggregator verifies; default `<name>.default.svc`. */
+  readonly serviceDnsName?: string;
 }
 
 /** Started in this order, each once the previous one is ready; stopped in reverse. */
@@ -38,11 +40,12 @@ const API_SERVICES: readonly ApiServiceSpec[] = [
   { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_CORE_API_PORT', defaultPort: 6444 },
   { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
   { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
-  { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true },
+  { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true, serviceDnsName: 'wardle-server.default.svc' },
   { name: 'counts-apiserver', main: 'dist/apps/counts-apiserver/src/main.js', portEnv: 'KUBE_COUNTS_APISERVER_PORT', defaultPort: 6447, aggregated: true },
   // new-apiserver: rows of scaffolded servers go above this line.
 ];
 
+const CONTROLLER_MANAGER = 'controller-manager';
 const ROOT = resolve(__dirname, '..', '..');
 const LOCAL = join(ROOT, '.local');
 const READY_TIMEOUT_MS = 60_000;
@@ -179,23 +182,15 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
       ...natsEnv(service, ports, pki),
       KUBE_BIND_ADDRESS: '127.0.0.1',
       KUBE_SECURE_PORT: String(port),
-      KUBE_TLS_CERT_FILE: pki.apiserverCert,
-      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
+      ...servingEnv(service, pki),
       KUBE_CLIENT_CA_FILE: pki.caCert,
       KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
       KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
       // Local aggregated servers listen on loopback; real clusters keep kube's refusal.
       KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-      // Read by the aggregator only: its front-proxy client certificate and the backends it fronts.
-      KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
-      KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
-      KUBE_BACKEND_CA_FILE: pki.caCert,
-      KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor && !s.aggregated)
-        .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
-        .join(','),
-      KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
+      ...(service.frontDoor ? frontDoorEnv(ports, pki) : {}),
       ...serviceAccountEnv(service, pki),
-      ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
+      ...(service.aggregated ? aggregatedServerEnv(ports, pki) : {}),
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
@@ -211,31 +206,67 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
 function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
   const port = ports.controllerManager;
   return {
-    name: 'controller-manager',
+    name: CONTROLLER_MANAGER,
     command: process.execPath,
     args: [join(ROOT, 'dist/apps/controller-manager/src/main.js')],
-    env: { ...process.env, ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, port) },
+    // Its own serving certificate rather than the front door's (least privilege).
+    env: {
+      ...process.env,
+      ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, port),
+      KUBE_TLS_CERT_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).cert,
+      KUBE_TLS_PRIVATE_KEY_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).key,
+    },
     ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
     describe: `https://127.0.0.1:${port} (health and metrics)`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
   };
 }
 
-/** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies). */
+/**
+ * Least privilege: each service is given only its own keys (docs/registration.md, threat model). The front door
+ * serves kube-apiserver's certificate (apiserver.crt, with kube's names); every other service one of its own.
+ * (All of them run as the same user here, so this limits what each is configured with, not what it could read:
+ * docker-compose and the Helm chart separate the files too.)
+ */
+function servingEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
+  if (service.frontDoor) return { KUBE_TLS_CERT_FILE: pki.apiserverCert, KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey };
+  const own = servingCertPaths(pki, service.name);
+  return { KUBE_TLS_CERT_FILE: own.cert, KUBE_TLS_PRIVATE_KEY_FILE: own.key };
+}
+
+/** The serving certificates ensurePki issues: one per service but the front door, for the names it is reached by. */
+function servingCertificates(): Record<string, string[]> {
+  const own = API_SERVICES.filter((s) => !s.frontDoor).map((s) => [s.name, s.aggregated ? [s.serviceDnsName ?? `${s.name}.default.svc`] : []]);
+  return Object.fromEntries([...own, [CONTROLLER_MANAGER, []]]);
+}
+
+/** Read by the front door only: its front-proxy client certificate and the backends it fronts. */
+function frontDoorEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
+  return {
+    KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
+    KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
+    KUBE_BACKEND_CA_FILE: pki.caCert,
+    KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor && !s.aggregated)
+      .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
+      .join(','),
+    KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
+  };
+}
+
+/** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies) */
 function serviceAccountEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
   if (service.frontDoor) return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub };
   if (service.name === 'core-api') return { KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey };
   return {};
 }
 
-/** An aggregated server's own serving certificate (issued by the local CA) and its registration as admin. */
-function aggregatedServerEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+/**
+ * An aggregated server: its serving certificate (issued by ensurePki, so it needs no CA key) with the CA for its
+ * APIService's caBundle, and its registration as admin.
+ */
+function aggregatedServerEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
   return {
-    KUBE_TLS_CERT_FILE: '',
-    KUBE_TLS_PRIVATE_KEY_FILE: '',
-    KUBE_SIGNING_CA_CERT_FILE: pki.caCert,
-    KUBE_SIGNING_CA_KEY_FILE: pki.caKey,
-    KUBE_CERT_DIR: join(LOCAL, service.name),
+    KUBE_SERVING_CA_FILE: pki.caCert,
     KUBE_REGISTER_URL: `https://127.0.0.1:${ports.api.get(frontDoor().name)}`,
     KUBE_REGISTER_CERT_FILE: pki.adminCert,
     KUBE_REGISTER_KEY_FILE: pki.adminKey,
@@ -469,7 +500,7 @@ async function main(): Promise<void> {
 
   log('preparing certificates in .local/pki');
   await mkdir(LOCAL, { recursive: true });
-  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name) });
+  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates() });
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);
 

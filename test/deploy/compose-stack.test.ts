@@ -276,7 +276,10 @@ if (!ENABLED) {
       expect(down.code, tail(down)).toBe(0);
       expect((await states()).size).toBe(0);
       const volumes = (await sh('docker', ['volume', 'ls', '-q', '--filter', `label=com.docker.compose.project=${project}`], env)).stdout.split('\n').filter(Boolean);
-      expect(volumes.sort()).toEqual([`${project}_etcd-data`, `${project}_nats-data`, `${project}_pki`]);
+      // The data, the PKI and each service's share of it (pki-<service>), as docker-compose.yml declares them.
+      const declared = Object.keys((parse(read('docker-compose.yml')) as { volumes: Record<string, unknown> }).volumes);
+      expect(declared).toEqual(expect.arrayContaining(['etcd-data', 'nats-data', 'pki', 'pki-core-api', 'pki-nats']));
+      expect(volumes.sort()).toEqual(declared.map((v) => `${project}_${v}`).sort());
 
       const up = await compose('up', '-d');
       expect(up.code, tail(up)).toBe(0);
