@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { INestMicroservice } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import type { INestApplicationContext, INestMicroservice } from '@nestjs/common';
 import { encodeCaBundle, RegistrationAnnouncers, registrationMessagesDropped, RegistrationRegistry, startRegistrationApp } from '@kube/registration';
 import { tempDir } from '@kube/testing';
 import { startAggregatorReplica, startStack, type StackHarness } from '../support/core-api.harness';
@@ -50,6 +51,18 @@ describe('registration over NATS', () => {
     registry = registryApp.get(RegistrationRegistry);
     await registry.start();
   });
+
+  /** A wardle server announcing over NATS with the identity `component`, as runAggregatedServer does without KUBE_REGISTER_URL. */
+  async function bootAnnouncingWardle(component: string): Promise<INestApplicationContext> {
+    const { SampleApiServerModule, WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
+    const { bootAggregatedServer } = await import('../support/aggregated-server.boot');
+    const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
+    return bootAggregatedServer(stack, {
+      component,
+      serviceDnsName: 'wardle-server.default.svc',
+      module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls(component), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
+    });
+  }
 
   afterAll(async () => {
     await registryApp?.close();
@@ -114,16 +127,7 @@ describe('registration over NATS', () => {
     }
   });
   it('lets an aggregated server without KUBE_REGISTER_URL announce its APIService over NATS, with its priorities', async () => {
-    const { readFileSync } = await import('node:fs');
-    const { SampleApiServerModule, WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
-    const { bootAggregatedServer } = await import('../support/aggregated-server.boot');
-    const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
-    const wardle = await bootAggregatedServer(stack, {
-      component: 'sample-apiserver',
-      serviceDnsName: 'wardle-server.default.svc',
-      // What runAggregatedServer does without KUBE_REGISTER_URL: no self-registration, a NATS announcement.
-      module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls('sample-apiserver'), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
-    });
+    const wardle = await bootAnnouncingWardle('sample-apiserver');
     try {
       expect(await until(() => registry.current().has('v1alpha1.wardle.example.com'))).toBe(true);
       expect(registry.current().get('v1alpha1.wardle.example.com')).toMatchObject({ groupPriorityMinimum: 1000, versionPriority: 15, source: 'onstart' });
@@ -155,22 +159,12 @@ describe('registration over NATS', () => {
   });
 
   it("refuses a second aggregated server claiming wardle's group/version, while wardle keeps serving it", async () => {
-    const { readFileSync } = await import('node:fs');
-    const { SampleApiServerModule, WARDLE_API_SERVICE } = await import('../../apps/sample-apiserver/src/sample-apiserver.module');
-    const { bootAggregatedServer } = await import('../support/aggregated-server.boot');
-    const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
-    const boot = (component: string) =>
-      bootAggregatedServer(stack, {
-        component,
-        serviceDnsName: 'wardle-server.default.svc',
-        module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls(component), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
-      });
-    const wardle = await boot('sample-apiserver');
+    const wardle = await bootAnnouncingWardle('sample-apiserver');
     try {
       expect(await until(() => registry.current().has('v1alpha1.wardle.example.com'))).toBe(true);
       const owner = registry.current().get('v1alpha1.wardle.example.com')?.endpoints;
       const before = await ownershipDrops();
-      const impostor = await boot('impostor');
+      const impostor = await bootAnnouncingWardle('impostor');
       try {
         expect(await until(async () => (await ownershipDrops()) > before)).toBe(true);
         expect(registry.current().get('v1alpha1.wardle.example.com')?.endpoints).toEqual(owner);
