@@ -75,14 +75,14 @@ function pkiLists(pki: ComposeService, option: string): Map<string, string[]> {
 }
 
 /**
- * The private keys a service may hold besides its own serving key and NATS identity: only core-api signs
- * (CSRs with the cluster CA, service-account tokens); the aggregator presents the front-proxy client
+ * The private keys a service may hold besides its own serving key and NATS identity: core-api signs
+ * service-account tokens, the controller-manager CSRs (with the cluster CA); the aggregator presents the front-proxy client
  * certificate; the aggregated servers still register with the admin certificate (docs/registration.md).
  */
 const EXTRA_KEYS: Record<string, readonly string[]> = {
-  'core-api': ['ca.key', 'sa.key'],
+  'core-api': ['sa.key'],
   aggregator: ['front-proxy-client.key'],
-  'controller-manager': ['controller-manager.key'],
+  'controller-manager': ['controller-manager.key', 'ca.key'],
   nats: ['nats-server.key'],
 };
 const REGISTERS_WITH_ADMIN = (s: ComposeService): boolean => env(s).KUBE_REGISTER_KEY_FILE === '/pki/admin.key';
@@ -127,9 +127,9 @@ describe('docker-compose.yml', () => {
         expect(keys.filter((k) => !allowed.has(k)), `${name} holds keys that are not its own`).toEqual([]);
         expect(keys.length, name).toBeGreaterThan(0);
       }
-      // The CA keys: core-api's cluster CA key (the CSR signer) and nothing else, anywhere.
+      // The CA keys: the controller-manager's cluster CA key (the CSR signer) and nothing else, anywhere.
       const holders = (key: string): string[] => [...bundles].filter(([, files]) => files.includes(key)).map(([service]) => service);
-      expect(holders('ca.key')).toEqual(['core-api']);
+      expect(holders('ca.key')).toEqual(['controller-manager']);
       expect(holders('sa.key')).toEqual(['core-api']);
       for (const key of ['front-proxy-ca.key', 'nats-ca.key', 'apiserver.key']) expect(holders(key), key).toEqual([]);
       expect(holders('front-proxy-client.key')).toEqual(['aggregator']);
