@@ -47,7 +47,8 @@ const API_SERVICES: readonly ApiServiceSpec[] = [
 
 const CONTROLLER_MANAGER = 'controller-manager';
 const ROOT = resolve(__dirname, '..', '..');
-const LOCAL = join(ROOT, '.local');
+/** KUBE_LOCAL_DIR: where the data, certificates and kubeconfig live (a soak run keeps its stack apart from yours). */
+const LOCAL = process.env.KUBE_LOCAL_DIR ? resolve(process.env.KUBE_LOCAL_DIR) : join(ROOT, '.local');
 const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 const POLL_MS = 250;
@@ -127,7 +128,7 @@ function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
       { port: ports.etcd, env: 'KUBE_ETCD_PORT' },
       { port: ports.etcdPeer, env: 'KUBE_ETCD_PEER_PORT' },
     ],
-    describe: `${client} (data .local/etcd)`,
+    describe: `${client} (data ${displayPath(join(LOCAL, 'etcd'))})`,
     ready: async () => (await httpStatus(httpGet, `${client}/health`)) === 200,
   };
 }
@@ -163,7 +164,7 @@ function natsSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
       { port: ports.nats, env: 'KUBE_NATS_PORT' },
       { port: ports.natsMonitor, env: 'KUBE_NATS_MONITOR_PORT' },
     ],
-    describe: `nats://127.0.0.1:${ports.nats} (TLS, client certificates; JetStream store .local/nats)`,
+    describe: `nats://127.0.0.1:${ports.nats} (TLS, client certificates; JetStream store ${displayPath(join(LOCAL, 'nats'))})`,
     // /healthz turns 200 once JetStream is up, not just when the port is open.
     ready: async () => (await httpStatus(httpGet, `http://127.0.0.1:${ports.natsMonitor}/healthz`)) === 200,
   };
@@ -498,7 +499,7 @@ async function main(): Promise<void> {
   log('checking etcd and nats-server');
   const binaries = ensureBinaries({ log });
 
-  log('preparing certificates in .local/pki');
+  log(`preparing certificates in ${displayPath(join(LOCAL, 'pki'))}`);
   await mkdir(LOCAL, { recursive: true });
   const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates() });
   const tls = await loadClientTls(pki);

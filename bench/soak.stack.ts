@@ -1,0 +1,98 @@
+/**
+ * The stack the soak measures: `npm start` itself (dist/scripts/start.js), on free ports and a directory of its
+ * own (KUBE_LOCAL_DIR), so every service is the separate process a user runs. Its output goes to a log file.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePorts, onProcessExit } from '@kube/testing';
+import { childPids, processName } from './soak.sampler';
+
+const ROOT = resolve(__dirname, '..', '..');
+/** Every port variable of the launcher (docs/configuration.md); a service added without one here would fail on its default port. */
+const PORT_VARIABLES = [
+  'KUBE_ETCD_PORT',
+  'KUBE_ETCD_PEER_PORT',
+  'KUBE_NATS_PORT',
+  'KUBE_NATS_MONITOR_PORT',
+  'KUBE_CORE_API_PORT',
+  'KUBE_EXTENSIONS_PORT',
+  'KUBE_SECURE_PORT',
+  'KUBE_SAMPLE_APISERVER_PORT',
+  'KUBE_COUNTS_APISERVER_PORT',
+  'KUBE_CONTROLLER_MANAGER_PORT',
+] as const;
+const READY_TIMEOUT_MS = 240_000;
+const STOP_TIMEOUT_MS = 90_000;
+
+export interface SoakProcess {
+  readonly name: string;
+  readonly pid: number;
+}
+
+export interface LaunchedStack {
+  /** Where its data, certificates and kubeconfig live. */
+  readonly dir: string;
+  /** The front door. */
+  readonly url: string;
+  /** The launcher's children: etcd, nats, every API service, the controller-manager. */
+  readonly processes: readonly SoakProcess[];
+  /** Whether the launcher still runs (it stops everything when any child dies). */
+  readonly running: boolean;
+  /** Ctrl-C: the launcher stops its children in reverse order. */
+  stop(): Promise<void>;
+}
+
+/** Starts `npm start`'s launcher in `dir` and waits for its "Ready." line. */
+export async function launchStack(dir: string, logFile: string): Promise<LaunchedStack> {
+  const script = join(ROOT, 'dist/scripts/start.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first`);
+  const ports = await freePorts(PORT_VARIABLES.length);
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBE_LOCAL_DIR: dir };
+  PORT_VARIABLES.forEach((name, i) => (env[name] = String(ports[i])));
+  const launcher: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = createWriteStream(logFile);
+  // Should the soak die first, the launcher still stops the stack it started.
+  const unregister = onProcessExit(() => launcher.kill('SIGTERM'));
+  let exited = false;
+  const exit = new Promise<void>((resolveExit) =>
+    launcher.once('close', () => {
+      exited = true;
+      unregister();
+      log.end();
+      resolveExit();
+    }),
+  );
+  launcher.stderr?.pipe(log, { end: false });
+  const ready = new Promise<boolean>((resolveReady) => {
+    const lines = createInterface({ input: launcher.stdout! });
+    lines.on('line', (line) => {
+      log.write(`${line}\n`);
+      if (line.startsWith('Ready.')) resolveReady(true);
+    });
+    void exit.then(() => resolveReady(false));
+  });
+  const timeout = new Promise<boolean>((r) => setTimeout(() => r(false), READY_TIMEOUT_MS).unref());
+  const stop = async (): Promise<void> => {
+    if (exited) return;
+    launcher.kill('SIGTERM');
+    const timer = setTimeout(() => launcher.kill('SIGKILL'), STOP_TIMEOUT_MS);
+    await exit;
+    clearTimeout(timer);
+  };
+  if (!(await Promise.race([ready, timeout]))) {
+    await stop();
+    throw new Error(`the stack did not start; see ${logFile}`);
+  }
+  const processes = childPids(launcher.pid as number).map((pid) => ({ pid, name: processName(pid) }));
+  return {
+    dir,
+    url: `https://127.0.0.1:${env.KUBE_SECURE_PORT}`,
+    processes,
+    get running() {
+      return !exited;
+    },
+    stop,
+  };
+}
