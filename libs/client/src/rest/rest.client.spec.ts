@@ -46,4 +46,17 @@ describe('RestClient', () => {
     const lease = await client.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/l');
     expect(lease.metadata.name).toBe('l');
   });
+
+  it('ends the iteration of a watch it closes (a stopped reflector does not hang on it forever)', async () => {
+    const watch = await client.watch('/api/v1/namespaces/closing/configmaps', '1');
+    opened.push(watch);
+    const iteration = (async () => {
+      for await (const _ of watch) void _;
+      return 'ended';
+    })();
+    await new Promise((r) => setTimeout(r, 100));
+    watch.close();
+    const outcome = await Promise.race([iteration, new Promise((r) => setTimeout(() => r('still iterating'), 10_000))]);
+    expect(outcome).toBe('ended');
+  });
 });

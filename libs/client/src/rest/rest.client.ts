@@ -151,6 +151,9 @@ export function statusErrorFrom(code: number, text: string, what: string): Statu
 function watchStream(res: IncomingMessage): WatchStream {
   let error: Error | undefined;
   const lines = createInterface({ input: res, crlfDelay: Infinity });
+  // A response destroyed by close() never emits 'end', and readline would wait for a line forever: the
+  // iteration (a stopped reflector's loop, with everything it holds) would never finish.
+  res.once('close', () => lines.close());
   async function* events(): AsyncGenerator<WatchEvent> {
     try {
       for await (const line of lines) {
