@@ -4,12 +4,17 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createWriteStream, existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePorts, onProcessExit } from '@kube/testing';
 import { childPids, processName } from './soak.sampler';
 
-const ROOT = resolve(__dirname, '..', '..');
+/** The repository root, whether this runs from dist/bench or from its source (the short soak test). */
+const ROOT = ((): string => {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
 /** Every port variable of the launcher (docs/configuration.md); a service added without one here would fail on its default port. */
 const PORT_VARIABLES = [
   'KUBE_ETCD_PORT',
