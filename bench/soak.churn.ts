@@ -41,6 +41,11 @@ const CRDS = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const APISERVICES = '/apis/apiregistration.k8s.io/v1/apiservices';
 const WAIT_MS = 120_000;
 const KEEP_ERRORS = 20;
+/**
+ * Cycles reuse this many names. Metrics label every request with its group and resource, and as in kube those
+ * series outlive a deleted CRD: with a new name every cycle that growth, by design, would hide a leak's.
+ */
+const NAMES = 16;
 /** Between two cycles of one loop: the soak is about repetition, not throughput, and the machine is shared. */
 const PAUSE_MS = 250;
 
@@ -157,7 +162,7 @@ export class StackChurn {
   }
 
   private async crdCycle(i: number): Promise<void> {
-    const group = `c${i}.${SOAK_GROUP}`;
+    const group = `c${i % NAMES}.${SOAK_GROUP}`;
     const crd = crdObject('widgets', 'Widget', group);
     const widgets = `/apis/${group}/v1/namespaces/${CR_NAMESPACE}/widgets`;
     await this.client.request('POST', CRDS, { body: crd });
@@ -184,8 +189,8 @@ export class StackChurn {
   }
 
   private async apiServiceCycle(i: number): Promise<void> {
-    const group = `a${i}.${SOAK_GROUP}`;
-    const serviceName = `a${i}`;
+    const group = `a${i % NAMES}.${SOAK_GROUP}`;
+    const serviceName = `a${i % NAMES}`;
     const serving = await issueServingCertificate(this.pki.caCert, this.pki.caKey, { serviceDnsName: `${serviceName}.${APISERVICE_NAMESPACE}.svc`, addresses: ['127.0.0.1'] });
     const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem, `${group}/v1`);
     try {
@@ -216,14 +221,14 @@ export class StackChurn {
   }
 
   private async namespaceCycle(i: number): Promise<void> {
-    const ns = `soak-ns-${i}`;
+    const ns = `soak-ns-${i % NAMES}`;
     const base = `/api/v1/namespaces/${ns}`;
     await this.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
     for (let n = 0; n < 5; n++) {
       await this.client.request('POST', `${base}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm${n}` }, data: { n: String(n) } } });
     }
     await this.client.request('POST', `${base}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } } });
-    await this.client.request('POST', `/apis/${SOAK_GROUP}/v1/namespaces/${ns}/gadgets`, { body: { apiVersion: `${SOAK_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: i } } });
+    await this.client.request('POST', `/apis/${SOAK_GROUP}/v1/namespaces/${ns}/gadgets`, { body: { apiVersion: `${SOAK_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: i % NAMES } } });
     await this.client.request('POST', `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`, { body: { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'f' } } });
     await this.client.request('DELETE', base);
     await waitFor(`namespace ${ns} to be emptied and deleted`, async () => this.client.get(base).then(() => false, (err: unknown) => statusCode(err) === 404));
