@@ -39,7 +39,7 @@ describe('the soak harness, for a minute', () => {
 
     // Every kind of churn ran, and nothing failed.
     const { churn } = result;
-    expect(churn.errors).toEqual([]);
+    expect(churn.errors.join('\n'), `see ${result.logFile}`).toBe('');
     for (const kind of ['crd', 'apiservice', 'namespace', 'watch'] as const) {
       expect(churn.completed[kind], kind).toBeGreaterThan(0);
       expect(churn.failed[kind], kind).toBe(0);
