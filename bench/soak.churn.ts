@@ -45,7 +45,7 @@ const KEEP_ERRORS = 20;
  * Cycles reuse this many names. Metrics label every request with its group and resource, and as in kube those
  * series outlive a deleted CRD: with a new name every cycle that growth, by design, would hide a leak's.
  */
-const NAMES = 16;
+export const SOAK_NAMES = 16;
 /** Between two cycles of one loop: the soak is about repetition, not throughput, and the machine is shared. */
 const PAUSE_MS = 250;
 
@@ -99,7 +99,11 @@ export class StackChurn {
   private stopAt = 0;
 
   /** `dir`: the launched stack's directory (its pki/ holds the admin certificate and the CA). */
-  constructor(url: string, dir: string) {
+  constructor(
+    url: string,
+    dir: string,
+    private readonly names = SOAK_NAMES,
+  ) {
     this.pki = pkiPaths(`${dir}/pki`);
     const pem = (path: string): string => readFileSync(path, 'utf8');
     this.client = new RestClient({ url, caPem: pem(this.pki.caCert), certPem: pem(this.pki.adminCert), keyPem: pem(this.pki.adminKey), userAgent: 'kube-ts-soak' });
@@ -162,7 +166,7 @@ export class StackChurn {
   }
 
   private async crdCycle(i: number): Promise<void> {
-    const group = `c${i % NAMES}.${SOAK_GROUP}`;
+    const group = `c${i % this.names}.${SOAK_GROUP}`;
     const crd = crdObject('widgets', 'Widget', group);
     const widgets = `/apis/${group}/v1/namespaces/${CR_NAMESPACE}/widgets`;
     await this.client.request('POST', CRDS, { body: crd });
@@ -189,8 +193,8 @@ export class StackChurn {
   }
 
   private async apiServiceCycle(i: number): Promise<void> {
-    const group = `a${i % NAMES}.${SOAK_GROUP}`;
-    const serviceName = `a${i % NAMES}`;
+    const group = `a${i % this.names}.${SOAK_GROUP}`;
+    const serviceName = `a${i % this.names}`;
     const serving = await issueServingCertificate(this.pki.caCert, this.pki.caKey, { serviceDnsName: `${serviceName}.${APISERVICE_NAMESPACE}.svc`, addresses: ['127.0.0.1'] });
     const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem, `${group}/v1`);
     try {
@@ -221,14 +225,14 @@ export class StackChurn {
   }
 
   private async namespaceCycle(i: number): Promise<void> {
-    const ns = `soak-ns-${i % NAMES}`;
+    const ns = `soak-ns-${i % this.names}`;
     const base = `/api/v1/namespaces/${ns}`;
     await this.client.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } } });
     for (let n = 0; n < 5; n++) {
       await this.client.request('POST', `${base}/configmaps`, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `cm${n}` }, data: { n: String(n) } } });
     }
     await this.client.request('POST', `${base}/secrets`, { body: { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, stringData: { k: 'v' } } });
-    await this.client.request('POST', `/apis/${SOAK_GROUP}/v1/namespaces/${ns}/gadgets`, { body: { apiVersion: `${SOAK_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: i % NAMES } } });
+    await this.client.request('POST', `/apis/${SOAK_GROUP}/v1/namespaces/${ns}/gadgets`, { body: { apiVersion: `${SOAK_GROUP}/v1`, kind: 'Gadget', metadata: { name: 'g' }, spec: { size: i % this.names } } });
     await this.client.request('POST', `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`, { body: { apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'f' } } });
     await this.client.request('DELETE', base);
     await waitFor(`namespace ${ns} to be emptied and deleted`, async () => this.client.get(base).then(() => false, (err: unknown) => statusCode(err) === 404));

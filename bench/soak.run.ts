@@ -18,6 +18,8 @@ export interface SoakOptions {
   readonly warmupFraction: number;
   /** Where the JSON and the stack's log go. */
   readonly outDir: string;
+  /** How many names the churn cycles reuse (SOAK_NAMES by default). */
+  readonly names?: number;
   readonly log?: (line: string) => void;
 }
 
@@ -53,7 +55,7 @@ export async function runSoak(opts: SoakOptions): Promise<SoakResult> {
   const dir = mkdtempSync(join(tmpdir(), 'kube-soak-'));
   log(`starting the stack in ${dir} (output in ${logFile})`);
   const stack = await launchStack(dir, logFile);
-  const churn = new StackChurn(stack.url, dir);
+  const churn = new StackChurn(stack.url, dir, opts.names);
   const samples = new Map<number, SoakSample[]>(stack.processes.map((p) => [p.pid, []]));
   const dead = new Set<number>();
   let t0 = Date.now();
