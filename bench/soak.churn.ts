@@ -196,7 +196,7 @@ export class StackChurn {
     const group = `a${i % this.names}.${SOAK_GROUP}`;
     const serviceName = `a${i % this.names}`;
     const serving = await issueServingCertificate(this.pki.caCert, this.pki.caKey, { serviceDnsName: `${serviceName}.${APISERVICE_NAMESPACE}.svc`, addresses: ['127.0.0.1'] });
-    const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem, `${group}/v1`);
+    const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem);
     try {
       const [service, endpoints, apiService] = registrationObjects({
         group,
