@@ -533,8 +533,13 @@ function notFoundPath(): Error {
   return err;
 }
 
-function partial(obj: KubeObject): unknown {
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata };
+/** Stored objects are immutable: one PartialObjectMetadata per object, so a metadata watch's fan-out encodes it once. */
+const partials = new WeakMap<KubeObject, object>();
+
+function partial(obj: KubeObject): object {
+  let p = partials.get(obj);
+  if (!p) partials.set(obj, (p = { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata }));
+  return p;
 }
 
 function joinSelectors(a: string, b: string | null): string {

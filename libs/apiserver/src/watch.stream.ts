@@ -53,11 +53,13 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   watchersGauge.inc(opts.labels);
+  const sent = sentCounter(opts.labels);
   let first = true;
   let lastRV = String(channel.revision);
   const write = (type: WatchEventType, object: unknown): void => {
-    res.write(`{"type":"${type}","object":${typeof object === 'object' && object !== null ? cachedJson(object) : JSON.stringify(object)}}\n`);
-    watchEventsTotal.inc(opts.labels);
+    res.write(typeof object === 'object' && object !== null ? eventLine(type, object) : `{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    sent.n++;
+    scheduleCountFlush();
   };
   const stop = (): void => channel.close();
   const timer = setTimeout(stop, opts.timeoutMs);
@@ -98,6 +100,48 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
     watchersGauge.dec(opts.labels);
     if (!res.writableEnded) res.end();
   }
+}
+
+/**
+ * Events sent, counted per resource and added to the metric once per turn of the event loop: a labelled inc()
+ * hashes its labels on every call, and a fan-out would make it once per watcher.
+ */
+interface SentCount {
+  labels: WatchStreamOptions['labels'];
+  n: number;
+}
+const sentCounts = new Map<string, SentCount>();
+let countFlushScheduled = false;
+
+function sentCounter(labels: WatchStreamOptions['labels']): SentCount {
+  const key = `${labels.group}/${labels.version}/${labels.kind}`;
+  let count = sentCounts.get(key);
+  if (!count) sentCounts.set(key, (count = { labels, n: 0 }));
+  return count;
+}
+
+function scheduleCountFlush(): void {
+  if (countFlushScheduled) return;
+  countFlushScheduled = true;
+  setImmediate(() => {
+    countFlushScheduled = false;
+    for (const count of sentCounts.values()) {
+      if (count.n) watchEventsTotal.inc(count.labels, count.n);
+      count.n = 0;
+    }
+  });
+}
+
+/**
+ * The encoded line of a watch event, once per object and type: every watcher of a cached object writes the same
+ * Buffer (no per-watcher string building or UTF-8 encoding).
+ */
+const eventLines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+
+function eventLine(type: WatchEventType, object: object): Buffer {
+  let lines = eventLines.get(object);
+  if (!lines) eventLines.set(object, (lines = {}));
+  return (lines[type] ??= Buffer.from(`{"type":"${type}","object":${cachedJson(object)}}\n`));
 }
 
 /** The converted object, or undefined after writing the conversion error as an ERROR event. */
