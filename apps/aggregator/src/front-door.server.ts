@@ -134,13 +134,16 @@ export class FrontDoor {
    */
   private async refreshOnMiss(group: string, version: string): Promise<Route | undefined> {
     if (!this.onUnknownGroupVersion) return undefined;
+    let refreshed: Promise<void> | undefined;
     if (Date.now() - this.lastMissRefresh < 100) {
       // No new refresh yet, but one already under way (a CRD just changed) may bring the route: wait for it.
-      await this.refreshInFlight?.();
-      return this.routes.lookup(group, version);
+      refreshed = this.refreshInFlight?.();
+    } else {
+      this.lastMissRefresh = Date.now();
+      refreshed = this.onUnknownGroupVersion();
     }
-    this.lastMissRefresh = Date.now();
-    await this.onUnknownGroupVersion();
+    // The CRD informer routes an established CRD before the refresh (every backend's discovery) is back: go then.
+    await this.routes.routed(group, version, refreshed ?? Promise.resolve());
     return this.routes.lookup(group, version);
   }
 

@@ -34,4 +34,25 @@ describe('RoutingTable', () => {
     routes.addOwner('stable.example.com/v1', 'extensions');
     expect(routes.lookup('stable.example.com', 'v1')).toBeUndefined();
   });
+
+  it('wakes a request waiting for a group/version when its route is added, or when the refresh it waits on ends', async () => {
+    const routes = new RoutingTable();
+    const ext: BackendTarget = { name: 'extensions', url: new URL('https://127.0.0.1:3') };
+    routes.setBackends(new Map(), new Map([['extensions', ext]]));
+    let refreshDone = (): void => undefined;
+    const refresh = new Promise<void>((r) => (refreshDone = r));
+    let woken = false;
+    const waiting = routes.routed('stable.example.com', 'v1', refresh).then(() => (woken = true));
+    routes.addOwner('other.example.com/v1', 'extensions');
+    await new Promise((r) => setImmediate(r));
+    expect(woken).toBe(false);
+    routes.addOwner('stable.example.com/v1', 'extensions');
+    await waiting;
+    expect(routes.lookup('stable.example.com', 'v1')).toEqual({ kind: 'proxy', target: ext });
+    // Nothing routes it: the refresh's end lets the request go on (to a 404).
+    const unrouted = routes.routed('nothing.example.com', 'v1', refresh);
+    refreshDone();
+    await unrouted;
+    expect(routes.lookup('nothing.example.com', 'v1')).toBeUndefined();
+  });
 });

@@ -11,6 +11,8 @@ export class RoutingTable {
   private backendOf = new Map<string, string>();
   private targets = new Map<string, BackendTarget>();
   private remote = new Map<string, Route>();
+  /** Requests for a group/version not routed yet, waiting for an established CRD's route (routed()). */
+  private readonly waiting = new Map<string, Set<() => void>>();
 
   /** The aggregator's own group/versions (apiregistration.k8s.io/v1). */
   setLocal(groupVersions: Iterable<string>): void {
@@ -21,11 +23,38 @@ export class RoutingTable {
   setBackends(owners: ReadonlyMap<string, string>, targets: ReadonlyMap<string, BackendTarget>): void {
     this.backendOf = new Map(owners);
     this.targets = new Map(targets);
+    for (const key of owners.keys()) this.wake(key);
   }
 
   /** One more group/version of a local backend, ahead of its next discovery refresh (an established CRD). */
   addOwner(groupVersion: string, backend: string): void {
     if (!this.backendOf.has(groupVersion)) this.backendOf.set(groupVersion, backend);
+    this.wake(groupVersion);
+  }
+
+  /**
+   * Resolves once group/version gets a backend route (an established CRD seen by the informer, or a discovery
+   * refresh) or once `until` settles, whichever comes first: a request for a brand-new CRD goes on as soon as
+   * its route exists, without waiting for the rest of a discovery refresh.
+   */
+  routed(group: string, version: string, until: Promise<unknown>): Promise<void> {
+    const key = `${group}/${version}`;
+    return new Promise((resolve) => {
+      const waiters = this.waiting.get(key) ?? new Set<() => void>();
+      this.waiting.set(key, waiters);
+      const done = (): void => {
+        waiters.delete(done);
+        if (!waiters.size && this.waiting.get(key) === waiters) this.waiting.delete(key);
+        resolve();
+      };
+      waiters.add(done);
+      until.then(done, done);
+    });
+  }
+
+  private wake(groupVersion: string): void {
+    const waiters = this.waiting.get(groupVersion);
+    if (waiters) for (const w of [...waiters]) w();
   }
 
   setRemote(groupVersion: string, route: Route | undefined): void {
