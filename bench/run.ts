@@ -3,7 +3,8 @@
  *  1. GET one configmap (watch cache) vs a raw node:https server answering the same JSON, 32 connections.
  *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight; then admission's cost (bench/admission.bench.ts).
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
- *  4. 1,000 concurrent watchers, one write: delivery latency p50/p99.
+ *  4. 1,000 concurrent watchers (their own process, bench/watchers.client.ts), one write at a time: delivery latency
+ *     p50/p99 and the CPU per write of server and watchers; direct and through the aggregator.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
  *  a quiet user's GETs while another floods LIST) and the garbage collector (bench/gc.bench.ts).

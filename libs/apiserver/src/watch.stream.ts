@@ -85,7 +85,8 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
       }
       write(ev.type, opts.encode(object, first));
       first = false;
-      if (!(await drained(res, channel)) && (res.destroyed || channel.error)) break;
+      // Only a full response buffer costs a wait (and a microtask hop per watcher per event otherwise).
+      if (res.writableNeedDrain && !(await drained(res, channel)) && (res.destroyed || channel.error)) break;
       lastRV = ev.object.metadata.resourceVersion ?? lastRV;
     }
     if (channel.error && res.writableNeedDrain) {
