@@ -3,7 +3,7 @@
  *  1. GET one configmap (watch cache) vs a raw node:https server answering the same JSON, 32 connections.
  *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight; then admission's cost (bench/admission.bench.ts).
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
- *  4. 1,000 concurrent watchers (their own process, bench/watchers.client.ts), one write at a time: delivery latency
+ *  4. 1,000 concurrent watchers (their own process, bench/watch.clients.ts), one write at a time: delivery latency
  *     p50/p99 and the CPU per write of server and watchers; direct and through the aggregator.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
@@ -12,7 +12,7 @@
  * `--quick` (under two minutes, for use before every submission) runs 1.5 s per figure with shorter warm-ups, 250
  * RBAC roles instead of 1,000, 250 GC dependents, and 3 watch writes; `--only create,cr` only the named figures (FIGURES).
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -25,12 +25,12 @@ import { benchSdk } from './sdk.bench';
 import { benchAdmission } from './admission.bench';
 import { benchGarbageCollector } from './gc.bench';
 import { figure, line, writeReport } from './report';
-import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers } from './scale.bench';
+import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
 import { coreApiEnv, memoryProbe, startApp, waitReady } from './servers';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, callsPerRequest, cpuMs, etcdCalls, type HttpCall, percentile, runLoad, warmupSeconds, withServerCpu, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, runLoad, warmupSeconds, withServerCpu, type LoadResult, type TlsClient } from './load.generator';
 type Pki = Awaited<ReturnType<typeof ensurePki>>;
 
 const ROOT = resolve(__dirname, '..', '..');
@@ -72,53 +72,9 @@ async function firstLine(child: ChildProcess): Promise<string> {
   return '';
 }
 
-/**
- * `count` watchers (in their own process, bench/watchers.client.ts) and `writes` creates, one at a time: each
- * event's delivery latency to every watcher, and the CPU the server and the watchers spent per write.
- */
-async function benchWatchers(port: number, tls: TlsClient, pki: Pki, count: number, writes: number, prefix: string, serverPid?: number): Promise<{ p50: number; p99: number; delivered: number; serverCpuMs: number; clientCpuMs: number }> {
-  const writer = agentFor(tls, 2);
-  const created = await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name: `${prefix}-start` } }) });
-  const rv = JSON.parse(created.body).metadata.resourceVersion as string;
-  const path = `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}`;
-  const client = fork(join(ROOT, 'dist/bench/watchers.client.js'), [String(port), String(count), path, pki.caCert, pki.adminCert, pki.adminKey], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const arrivals = new Map<string, number[]>();
-  let clientCpu: ((ms: number) => void) | undefined;
-  const ready = new Promise<void>((resolveReady, reject) => {
-    client.on('message', (m: 'ready' | { name: string; at: number[] } | { cpuMs: number } | { error: string }) => {
-      if (m === 'ready') resolveReady();
-      else if ('error' in m) reject(new Error(m.error));
-      else if ('cpuMs' in m) clientCpu?.(m.cpuMs);
-      else arrivals.set(m.name, m.at);
-    });
-    client.once('exit', () => reject(new Error('the watchers process exited')));
-  });
-  const cpuOfClient = (): Promise<number> => new Promise((r) => ((clientCpu = r), client.send('cpu')));
-  await ready;
-  await new Promise((r) => setTimeout(r, 500));
-  const latencies: number[] = [];
-  const server0 = cpuMs(serverPid);
-  const client0 = await cpuOfClient();
-  for (let w = 0; w < writes; w++) {
-    const name = `${prefix}-${w}`;
-    const t0 = performance.timeOrigin + performance.now();
-    await call(writer, port, { method: 'POST', path: '/api/v1/namespaces/default/configmaps', body: JSON.stringify({ metadata: { name } }) });
-    const deadline = Date.now() + 10_000;
-    while (!arrivals.has(name) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
-    if (!arrivals.has(name)) client.send('flush'), await new Promise((r) => setTimeout(r, 200));
-    for (const t of arrivals.get(name) ?? []) latencies.push(t - t0);
-  }
-  const serverCpuMs = (cpuMs(serverPid) - server0) / writes;
-  const clientCpuMs = ((await cpuOfClient()) - client0) / writes;
-  client.removeAllListeners('exit');
-  client.send('stop');
-  writer.destroy();
-  latencies.sort((a, b) => a - b);
-  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), delivered: latencies.length, serverCpuMs, clientCpuMs };
-}
-
 /** A WATCH figure: delivery p99, with the CPU per write of the server (core-api, or the aggregator) and of the watchers' process. */
-function watchFigure(name: string, w: Awaited<ReturnType<typeof benchWatchers>>, target: string): string {
+function watchFigure(name: string, w: FanOutResult, target: string): string {
+  if (w.error) return figure(name, NaN, 'ms', w.error, target);
   return figure(name, w.p99, 'ms', `delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms over ${w.delivered} deliveries; CPU per write: server ${w.serverCpuMs.toFixed(0)} ms, watchers ${w.clientCpuMs.toFixed(0)} ms`, target);
 }
 
@@ -341,7 +297,7 @@ async function main(): Promise<void> {
 
     // 4. 1,000 watchers, one write
     if (wanted('watch')) {
-      const w = await benchWatchers(apiPort, tls, pki, Number(process.env.BENCH_WATCHERS ?? 1000), QUICK ? 3 : 5, 'watch', api.pid);
+      const w = await fanOut(ROOT, apiPort, tls, pki, 'direct-figure', Number(process.env.BENCH_WATCHERS ?? 1000), QUICK ? 3 : 5, api.pid);
       console.log(watchFigure('WATCH fan-out to 1,000 watchers', w, 'p99 ≤ 30 ms'));
     }
 
@@ -401,7 +357,7 @@ async function benchWithExtensionsAndAggregator(children: ChildProcess[], etcdEn
   children.push(aggregator);
   await waitReady(aggPort, tls);
   if (wanted('watch')) {
-    const w = await benchWatchers(aggPort, tls, pki, Number(process.env.BENCH_WATCHERS ?? 1000), QUICK ? 3 : 5, 'proxied', aggregator.pid);
+    const w = await fanOut(ROOT, aggPort, tls, pki, 'proxied-figure', Number(process.env.BENCH_WATCHERS ?? 1000), QUICK ? 3 : 5, aggregator.pid);
     console.log(watchFigure('WATCH 1,000 watchers via aggregator', w, 'p99 ≤ 45 ms'));
   }
   if (wanted('proxy')) await benchAggregator(apiPort, aggPort, tls, pki, aggregator.pid);

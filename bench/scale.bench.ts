@@ -21,7 +21,7 @@ import { Etcd3 } from 'etcd3';
 import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
 import { startStubAggregatedServer } from './aggregated.stub';
-import { agentFor, call, percentile, runLoad, warmupSeconds, type TlsClient } from './load.generator';
+import { agentFor, call, cpuMs, percentile, runLoad, warmupSeconds, type TlsClient } from './load.generator';
 import { figure } from './report';
 import { coreApiEnv, memoryProbe, openFileLimit, rssBytes, startApp, stopApp, waitReady } from './servers';
 import type { WatchClientsMessage, WatchClientsOptions } from './watch.clients';
@@ -91,8 +91,23 @@ function ensureOpenFiles(pid: number | undefined, needed: number): { limit: numb
 /** How many watches fit a server's open-file limit at `socketsEach` sockets each, in thousands, leaving 2,000 spare. */
 const fit = (limit: number, socketsEach: number): number => (Number.isNaN(limit) ? WATCHERS : Math.max(1000, Math.floor((limit - 2000) / socketsEach / 1000) * 1000));
 
-/** `count` watchers of one namespace's configmaps on `port`, in processes of 2,500; delivery of `writes` writes. */
-async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number): Promise<{ p50: number; p99: number; max: number; delivered: number; expected: number; error?: string }> {
+export interface FanOutResult {
+  p50: number;
+  p99: number;
+  max: number;
+  delivered: number;
+  expected: number;
+  /** CPU per write of the server process `serverPid` (NaN without it) and of the watchers' processes. */
+  serverCpuMs: number;
+  clientCpuMs: number;
+  error?: string;
+}
+
+/**
+ * `count` watchers of one namespace's configmaps on `port`, in processes of 2,500; delivery of `writes` writes,
+ * and the CPU the server (`serverPid`) and the watchers spent per write.
+ */
+export async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number, serverPid?: number): Promise<FanOutResult> {
   const admin = agentFor(tls, 2);
   const ns = `scale-watch-${label}`;
   await call(admin, port, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: ns } }) });
@@ -104,6 +119,7 @@ async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths,
   let ready = 0;
   let reports = 0;
   let failed: string | undefined;
+  let clientCpu: number[] = [];
   for (let left = watchers; left > 0; left -= WATCHERS_PER_PROCESS) {
     const options: WatchClientsOptions = { port, path: `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`, count: Math.min(WATCHERS_PER_PROCESS, left), ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
     const child = fork(join(root, 'dist/bench/watch.clients.js'), [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
@@ -111,6 +127,7 @@ async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths,
       if ('ready' in m) ready += m.ready;
       if ('failed' in m) failed = m.failed;
       if ('complete' in m) complete.set(m.complete, (complete.get(m.complete) ?? 0) + 1);
+      if ('cpuMs' in m) clientCpu.push(m.cpuMs);
       if ('arrivals' in m) {
         arrivals.push(...m.arrivals);
         reports++;
@@ -121,8 +138,16 @@ async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths,
   const expected = watchers * writes;
   try {
     await until(async () => ready === watchers || failed !== undefined, 600_000, 100);
-    if (ready !== watchers) return { p50: NaN, p99: NaN, max: NaN, delivered: 0, expected, error: `${n(ready)} of ${n(watchers)} watches opened${failed ? `: ${failed}` : ''}` };
+    if (ready !== watchers) return { p50: NaN, p99: NaN, max: NaN, delivered: 0, expected, serverCpuMs: NaN, clientCpuMs: NaN, error: `${n(ready)} of ${n(watchers)} watches opened${failed ? `: ${failed}` : ''}` };
     await sleep(1000);
+    const cpuOfClients = async (): Promise<number> => {
+      clientCpu = [];
+      processes.forEach((p) => p.send('cpu'));
+      await until(async () => clientCpu.length === processes.length, 60_000, 5);
+      return clientCpu.reduce((a, b) => a + b, 0);
+    };
+    const server0 = cpuMs(serverPid);
+    const clients0 = await cpuOfClients();
     const started = new Map<string, number>();
     for (let w = 0; w < writes; w++) {
       const name = `fan-${w}`;
@@ -131,6 +156,8 @@ async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths,
       await until(async () => complete.get(name) === processes.length, 60_000, 5);
       await sleep(200);
     }
+    const serverCpuMs = (cpuMs(serverPid) - server0) / writes;
+    const clientCpuMs = ((await cpuOfClients()) - clients0) / writes;
     processes.forEach((p) => p.send('report'));
     await until(async () => reports === processes.length, 60_000, 20);
     const latencies: number[] = [];
@@ -139,7 +166,7 @@ async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths,
       if (t0 !== undefined) for (const t of times) latencies.push(t - t0);
     }
     latencies.sort((a, b) => a - b);
-    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? NaN, delivered: latencies.length, expected };
+    return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] ?? NaN, delivered: latencies.length, expected, serverCpuMs, clientCpuMs };
   } finally {
     processes.forEach((p) => p.connected && p.send('stop'));
     await Promise.all(processes.map((p) => (p.exitCode !== null ? undefined : new Promise((r) => p.once('exit', r)))));
@@ -151,10 +178,10 @@ export async function benchScaleWatchers(t: ScaleBenchTarget & { apiPort: number
   const writes = t.quick ? 3 : 5;
   const apiLimit = ensureOpenFiles(t.apiPid, WATCHERS + 4096);
   const rss0 = rssBytes(t.apiPid);
-  const direct = await fanOut(t.root, t.apiPort, t.tls, t.pki, 'direct', Math.min(WATCHERS, fit(apiLimit.limit, 1)), writes);
+  const direct = await fanOut(t.root, t.apiPort, t.tls, t.pki, 'direct', Math.min(WATCHERS, fit(apiLimit.limit, 1)), writes, t.apiPid);
   const perWatcher = (rssBytes(t.apiPid) - rss0) / WATCHERS;
   const detail = (r: typeof direct, extra: string): string =>
-    r.error ?? `delivery p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms; ${n(r.delivered)} of ${n(r.expected)} deliveries; ${extra}`;
+    r.error ?? `delivery p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms; ${n(r.delivered)} of ${n(r.expected)} deliveries; CPU per write: server ${r.serverCpuMs.toFixed(0)} ms, watchers ${r.clientCpuMs.toFixed(0)} ms; ${extra}`;
   console.log(figure(`WATCH ${n(WATCHERS)} watchers, direct`, direct.p99, 'ms', detail(direct, `core-api open files ${apiLimit.text}, ${(perWatcher / 1024).toFixed(1)} KiB RSS per watch (until the watches end)`), 'report (p99; no target)'));
   if (t.aggPort === undefined) return;
   // Through the front door each watch is two sockets in the aggregator (client and backend).
@@ -162,7 +189,7 @@ export async function benchScaleWatchers(t: ScaleBenchTarget & { apiPort: number
   // Two sockets per watch (client, backend) plus what the aggregator holds besides: 7,500 was the most seen at 20,000.
   const watchers = Math.min(WATCHERS, fit(aggLimit.limit, 3));
   const rssAgg0 = rssBytes(t.aggPid);
-  const proxied = await fanOut(t.root, t.aggPort, t.tls, t.pki, 'proxied', watchers, writes);
+  const proxied = await fanOut(t.root, t.aggPort, t.tls, t.pki, 'proxied', watchers, writes, t.aggPid);
   const perProxied = (rssBytes(t.aggPid) - rssAgg0) / watchers;
   const extra = `aggregator open files ${aggLimit.text}${watchers < WATCHERS ? `: ${n(watchers)} watchers, not ${n(WATCHERS)}` : ''}, ${(perProxied / 1024).toFixed(1)} KiB aggregator RSS per watch`;
   console.log(figure(`WATCH ${n(watchers)} watchers, via aggregator`, proxied.p99, 'ms', detail(proxied, extra), 'report (p99; no target)'));

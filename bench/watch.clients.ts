@@ -2,7 +2,8 @@
  * One process of watchers for the scale benchmark (forked by bench/scale.bench.ts with an IPC channel): opens
  * `count` watches of `path` on `port` over TLS, reports `{ ready }` once every watch has its response headers,
  * `{ complete: name }` once each of its watchers has the event of the object `name`, and on 'report' sends the
- * arrival times (process.hrtime in ms: CLOCK_MONOTONIC, the same clock in every process on the machine).
+ * arrival times (process.hrtime in ms: CLOCK_MONOTONIC, the same clock in every process on the machine); on 'cpu'
+ * the CPU this process has used so far (`{ cpuMs }`), so a figure can say what the watchers themselves cost.
  */
 import { readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
@@ -17,7 +18,7 @@ export interface WatchClientsOptions {
   key: string;
 }
 
-export type WatchClientsMessage = { ready: number } | { failed: string } | { complete: string } | { arrivals: Array<[string, number[]]> };
+export type WatchClientsMessage = { ready: number } | { failed: string } | { complete: string } | { arrivals: Array<[string, number[]]> } | { cpuMs: number };
 
 const nowMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
@@ -62,6 +63,10 @@ function run(o: WatchClientsOptions): void {
   })().catch((err: unknown) => send({ failed: err instanceof Error ? err.message : String(err) }));
   process.on('message', (m: string) => {
     if (m === 'report') send({ arrivals: [...arrivals] });
+    if (m === 'cpu') {
+      const used = process.cpuUsage();
+      send({ cpuMs: (used.user + used.system) / 1000 });
+    }
     if (m === 'stop') {
       requests.forEach((r) => r.destroy());
       process.exit(0);
