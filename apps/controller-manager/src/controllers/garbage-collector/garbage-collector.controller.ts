@@ -35,8 +35,11 @@ export class GarbageCollector implements ManagedController {
   private readonly readLive = new Set<string>();
 
   constructor(private readonly ctx: ControllerContext) {
-    this.deleter = new Controller({ name: 'GarbageCollector/attemptToDelete', reconcile: (uid) => this.attemptToDelete(uid), workers: GC_WORKERS, waitFor: [{ waitForSync: () => this.monitors.synced(SYNC_TIMEOUT_MS) }] });
-    this.orphaner = new Controller({ name: 'GarbageCollector/attemptToOrphan', reconcile: (uid) => this.attemptToOrphan(uid), workers: 5, waitFor: [{ waitForSync: () => this.monitors.synced(SYNC_TIMEOUT_MS) }] });
+    // Collecting a dependent whose owner is gone needs no complete graph (owners are read live), so attemptToDelete
+    // starts at once: an informer that cannot sync (an aggregated server that died) must not hold collection for
+    // SYNC_TIMEOUT_MS. What does need every dependent known (foreground deletion, orphaning) waits (graphSynced).
+    this.deleter = new Controller({ name: 'GarbageCollector/attemptToDelete', reconcile: (uid) => this.attemptToDelete(uid), workers: GC_WORKERS });
+    this.orphaner = new Controller({ name: 'GarbageCollector/attemptToOrphan', reconcile: (uid) => this.attemptToOrphan(uid), workers: 5, waitFor: [{ waitForSync: () => this.graphSynced() }] });
     this.graph = new DependencyGraph({
       attemptToDelete: (n) => this.deleter.enqueue(n.identity.uid),
       attemptToOrphan: (n) => this.orphaner.enqueue(n.identity.uid),
@@ -76,6 +79,14 @@ export class GarbageCollector implements ManagedController {
     };
   }
 
+  private synced?: Promise<void>;
+
+  /** The monitors known at the first call synced (or SYNC_TIMEOUT_MS passed): the graph knows every dependent. */
+  private graphSynced(): Promise<void> {
+    this.synced ??= this.monitors.synced(SYNC_TIMEOUT_MS);
+    return this.synced;
+  }
+
   // ---- attemptToDelete (kube's attemptToDeleteItem) ----
 
   private async attemptToDelete(uid: string): Promise<ReconcileResult | void> {
@@ -93,7 +104,10 @@ export class GarbageCollector implements ManagedController {
     }
     // It exists: wait until an informer shows it (kube requeues virtual nodes until observed).
     if (node.virtual) return { requeue: true };
-    if (node.deletingDependents) return this.processDeletingDependents(node);
+    if (node.deletingDependents) {
+      await this.graphSynced();
+      return this.processDeletingDependents(node);
+    }
     const result = await this.collect(node, latest);
     if (result === 'conflict' && fromCache) {
       this.readLive.add(uid);
@@ -125,6 +139,8 @@ export class GarbageCollector implements ManagedController {
       const drop = new Set([...dangling, ...waiting].map((r) => r.uid));
       return (await this.patchOwnerReferences(node, latest, refs.filter((r) => !drop.has(r.uid)))) ? 'done' : 'conflict';
     }
+    // Whether we have dependents decides foreground or background deletion: the graph must know them all.
+    if (waiting.length) await this.graphSynced();
     if (waiting.length && node.dependents.size) {
       // An owner waits for us and we have dependents: delete in foreground (unblocking a cycle first).
       if ([...node.dependents].some((d) => d.deletingDependents)) {
