@@ -118,8 +118,14 @@ export class FrontDoor {
     return proxyRequest(req, res, found.target, user, this.agents);
   }
 
-  /** Set by the backends controller: the discovery refresh under way, if any (discovery waits for it). */
+  /** Set by the backends controller: the discovery refreshes queued or under way (a miss waits for them before a 404). */
   refreshInFlight?: () => Promise<void> | undefined;
+
+  /**
+   * Set by the backends controller: what a discovery request about the group (all groups when undefined) must
+   * wait for before the merged documents answer it, if anything (see BackendsController.discoveryReady).
+   */
+  discoveryReady?: (group?: string) => Promise<void> | undefined;
 
   /** Set by the backends controller: the OpenAPI merge under way, if any. */
   openapiInFlight?: () => Promise<void> | undefined;
@@ -166,9 +172,10 @@ export class FrontDoor {
       res.end(r.body);
       return r.code;
     }
-    if (trimmed === '/api' || trimmed === '/apis' || /^\/apis\/[^/]+$/.test(trimmed)) await this.refreshInFlight?.();
+    if (trimmed === '/api' || trimmed === '/apis') await this.discoveryReady?.();
+    else if (/^\/apis\/[^/]+$/.test(trimmed)) await this.discoveryReady?.(trimmed.slice('/apis/'.length));
     if (trimmed.startsWith('/openapi/')) {
-      await this.refreshInFlight?.();
+      await this.discoveryReady?.();
       await this.openapiInFlight?.();
     }
     if (trimmed === '/api' || trimmed === '/apis') {

@@ -75,17 +75,22 @@ export class DiscoveryMerger {
   }
 
   /**
-   * Re-fetches the given backends (in parallel) and forgets the others. `only` limits a backend to the
-   * group/versions its APIService names (an aggregated server may serve more than it registered).
+   * Forgets backends not among the targets and re-fetches (in parallel) those named in `names` (default: all)
+   * and any not fetched yet; the rest keep their documents, as kube's discovery manager re-fetches only the
+   * service whose APIService changed. `only` limits a backend to the group/versions its APIService names (an
+   * aggregated server may serve more than it registered).
    */
-  async refresh(targets: ReadonlyMap<string, BackendTarget>, only: ReadonlyMap<string, string> = new Map()): Promise<void> {
+  async refresh(targets: ReadonlyMap<string, BackendTarget>, only: ReadonlyMap<string, string> = new Map(), names?: ReadonlySet<string>): Promise<void> {
     for (const name of [...this.backends.keys()]) if (!targets.has(name)) this.backends.delete(name);
-    await Promise.all([...targets].map(([name, t]) => this.refreshOne(name, t, only.get(name))));
+    const due = [...targets].filter(([name]) => !names || names.has(name) || !this.backends.has(name));
+    await Promise.all(due.map(([name, t]) => this.refreshOne(name, t, only.get(name))));
     this.rebuild();
   }
 
   /** Group/versions that must be listed even when their backend cannot be reached (unavailable APIServices). */
   setDeclared(groupVersions: ReadonlyArray<{ group: string; version: string }>): void {
+    // Every refresh declares again: rebuilding (and hashing) the documents is needed only when the list changed.
+    if (groupVersions.length === this.declared.length && groupVersions.every((d, i) => d.group === this.declared[i].group && d.version === this.declared[i].version)) return;
     this.declared = [...groupVersions];
     this.rebuild();
   }

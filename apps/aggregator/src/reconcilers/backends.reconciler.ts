@@ -20,15 +20,23 @@ const OPENAPI_MAX_DELAY_MS = 2_000;
 const REGISTRATION_TTL_MS = 15_000;
 /** Groups of the built-in backends; every other group a backend serves comes from a CRD. */
 const BUILT_IN_SERVICES = new Set(['core-api']);
-/** The keys of this controller's queue: discovery is re-read as a whole, OpenAPI merged as a whole. */
+/** The keys of this controller's queue: discovery of every backend, of one backend (`backend/<name>`), OpenAPI merged as a whole. */
 const DISCOVERY = 'discovery';
+const BACKEND = 'backend/';
 const OPENAPI = 'openapi';
+/**
+ * How long a discovery request waits for a group/version whose CRD was just established to appear (read your
+ * writes for `kubectl apply` of a CRD and then its resources); nothing else waits for refreshes.
+ */
+const PENDING_DEADLINE_MS = 3_000;
 
 /**
  * Keeps the front door in step with the local backends: fetches their discovery and OpenAPI (at start, every
  * minute and when told something changed), updates the routing table, and lets autoregistration reconcile the
  * APIService objects. A backend that fails keeps its last documents, marked Stale. One queue: a refresh asked
- * for while one runs runs once more after it, never twice at once.
+ * for while one runs runs once more after it, never twice at once. A CRD or remote APIService change re-fetches
+ * only the backend it concerns, and the front door serves the last merged documents meanwhile (as kube's
+ * discovery manager does), except to a request about a group/version just established (discoveryReady).
  */
 @Injectable()
 export class BackendsController implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -37,7 +45,15 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   private readonly configured: Map<string, BackendTarget>;
   private announced = new Map<string, BackendTarget>();
   private remote = new Map<string, RemoteTarget>();
-  private readonly controller = new Controller({ name: 'BackendsController', reconcile: (key) => (key === OPENAPI ? this.mergeOpenApi() : this.refreshOnce()) });
+  private readonly controller = new Controller({
+    name: 'BackendsController',
+    reconcile: (key) => (key === OPENAPI ? this.mergeOpenApi() : this.refreshOnce(key.startsWith(BACKEND) ? new Set([key.slice(BACKEND.length)]) : undefined)),
+  });
+  /** Established CRDs' group/versions ("<group>/<version>") not in discovery yet, with the time to stop waiting for them. */
+  private readonly pending = new Map<string, number>();
+  /** Resolved (and replaced) after each refresh. */
+  private refreshed = deferred();
+  private firstRefresh?: Promise<void>;
 
   constructor(
     @Inject(AGGREGATOR_CONFIG) config: AggregatorConfig,
@@ -55,8 +71,11 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     @Optional() @Inject(RegistrationRegistry) private readonly registry?: RegistrationRegistry,
   ) {
     events.subscribe('remoteTargetsChanged', (remote) => {
+      const changed = [...remote].filter(([name, r]) => !sameRemote(this.remote.get(name), r)).map(([name]) => name);
+      const removed = [...this.remote.keys()].some((name) => !remote.has(name));
       this.remote = new Map(remote);
-      void this.refresh();
+      if (removed && !changed.length) void this.refresh();
+      for (const name of changed) this.controller.enqueue(BACKEND + name);
     });
     this.configured = new Map(config.backends.map((b) => [b.name, { name: b.name, url: new URL(b.url), caPem: b.caPem }]));
     if (this.registry) {
@@ -71,14 +90,15 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     informers.informerFor({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }).addEventHandler({
       add: (crd) => this.crdChanged(crd),
       update: (_, crd) => this.crdChanged(crd),
-      delete: () => void this.refresh(),
+      delete: () => this.refreshCrdBackend(),
     });
   }
 
   async onApplicationBootstrap(): Promise<void> {
     this.routes.setLocal(this.local.resources.map((d) => `${d.group}/${d.version}`));
     this.frontDoor.onUnknownGroupVersion = () => this.refresh();
-    this.frontDoor.refreshInFlight = () => this.controller.settled(DISCOVERY);
+    this.frontDoor.refreshInFlight = () => this.refreshesSettled();
+    this.frontDoor.discoveryReady = (group) => this.discoveryReady(group);
     this.frontDoor.openapiInFlight = () => this.flushOpenApi();
     this.election.onLeadershipChange((leader) => {
       if (leader) void this.refresh();
@@ -95,7 +115,8 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     this.registry?.start().catch((err: Error) => this.logger.warn(`NATS registry failed: ${err.message}`));
     this.informers.start();
     void this.controller.run();
-    await this.refresh();
+    this.firstRefresh = this.refresh();
+    await this.firstRefresh;
     this.timer = setInterval(() => void this.refresh(), REFRESH_INTERVAL_MS);
     this.timer.unref();
   }
@@ -119,7 +140,49 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
 
   private crdChanged(crd: KubeObject): void {
     this.routeEstablished(crd);
-    void this.refresh();
+    this.refreshCrdBackend();
+  }
+
+  /** CRDs change one backend's discovery: the one serving apiextensions.k8s.io (all of them while none is known). */
+  private refreshCrdBackend(): void {
+    const owner = this.crdBackend();
+    if (owner) this.controller.enqueue(BACKEND + owner);
+    else void this.refresh();
+  }
+
+  private crdBackend(): string | undefined {
+    return this.discovery.groupVersions.get('apiextensions.k8s.io/v1')?.backend;
+  }
+
+  /** The refreshes queued or under way (a request for an unknown group/version waits for them before a 404). */
+  private refreshesSettled(): Promise<void> {
+    const owner = this.crdBackend();
+    return Promise.all([this.controller.settled(DISCOVERY), owner ? this.controller.settled(BACKEND + owner) : undefined]).then(() => undefined);
+  }
+
+  /**
+   * What a discovery request waits for: the first refresh, and then only the group/versions just established
+   * (of the group asked about, or any for /api and /apis) until they appear, at most PENDING_DEADLINE_MS after
+   * their CRD was seen; undefined (serve now) otherwise.
+   */
+  private discoveryReady(group?: string): Promise<void> | undefined {
+    if (!this.frontDoor.routesSynced) return this.firstRefresh;
+    const now = Date.now();
+    let until = 0;
+    for (const [gv, deadline] of this.pending) {
+      if (deadline <= now || this.discovery.groupVersions.has(gv)) this.pending.delete(gv);
+      else if (group === undefined || gv.startsWith(`${group}/`)) until = Math.max(until, deadline);
+    }
+    return until ? this.untilDiscovered(group, until) : undefined;
+  }
+
+  private async untilDiscovered(group: string | undefined, until: number): Promise<void> {
+    const waiting = [...this.pending.keys()].filter((gv) => group === undefined || gv.startsWith(`${group}/`));
+    while (Date.now() < until && waiting.some((gv) => !this.discovery.groupVersions.has(gv))) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.refreshed.promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, until - Date.now())))]);
+      clearTimeout(timer);
+    }
   }
 
   /**
@@ -131,14 +194,30 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
     const spec = crd.spec as { group?: string; versions?: Array<{ name: string; served?: boolean }> } | undefined;
     const conditions = ((crd.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []);
     if (!spec?.group || !conditions.some((c) => c.type === 'Established' && c.status === 'True')) return;
-    const owner = this.discovery.groupVersions.get('apiextensions.k8s.io/v1')?.backend;
+    const owner = this.crdBackend();
     if (!owner) return;
-    for (const v of spec.versions ?? []) if (v.served) this.routes.addOwner(`${spec.group}/${v.name}`, owner);
+    for (const v of spec.versions ?? []) {
+      if (!v.served) continue;
+      const gv = `${spec.group}/${v.name}`;
+      this.routes.addOwner(gv, owner);
+      if (!this.discovery.groupVersions.has(gv)) this.pending.set(gv, Date.now() + PENDING_DEADLINE_MS);
+    }
   }
 
-  private async refreshOnce(): Promise<void> {
+  /** Re-fetches the named backends (all when none are named), then routes, APIServices and OpenAPI follow. */
+  private async refreshOnce(names?: ReadonlySet<string>): Promise<void> {
+    try {
+      await this.refreshBackends(names);
+    } finally {
+      const done = this.refreshed;
+      this.refreshed = deferred();
+      done.resolve();
+    }
+  }
+
+  private async refreshBackends(names?: ReadonlySet<string>): Promise<void> {
     const all = new Map<string, BackendTarget>([...this.targets, ...[...this.remote].map(([n, r]) => [n, r.target] as const)]);
-    await this.discovery.refresh(all, new Map([...this.remote].map(([n, r]) => [n, r.groupVersion])));
+    await this.discovery.refresh(all, new Map([...this.remote].map(([n, r]) => [n, r.groupVersion])), names);
     const apiServices = (await this.local.handler('apiregistration.k8s.io', 'apiservices').list(undefined, { resourceVersion: '0' })).items;
     // Remote APIServices stay listed while unavailable (kube does, namespace deletion relies on it); local ones
     // are listed exactly while their backend serves them.
@@ -222,6 +301,17 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   private async mergeOpenApi(): Promise<void> {
     if (this.openapiTargets) await this.openapi.refresh(this.openapiTargets);
   }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Same address, CA and group/version: nothing to re-fetch. */
+function sameRemote(a: RemoteTarget | undefined, b: RemoteTarget): boolean {
+  return !!a && a.groupVersion === b.groupVersion && a.target.url.href === b.target.url.href && a.target.caPem === b.target.caPem;
 }
 
 /** One target per announced service, carrying every live instance of it. */
