@@ -332,6 +332,18 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
     // Creates per second over the first and the last tenth: a rate that falls as CRDs accumulate is per-CRD work
     // that grows with their number.
     const done: Array<{ count: number; at: number }> = [{ count: 0, at: t0 }];
+    // Aggregated discovery while CRDs keep changing: a client must get the current document, not wait for refreshes.
+    const churn = { stop: false, times: [] as number[] };
+    const probe = (async () => {
+      const probeAgent = agentFor(t.tls, 1);
+      while (!churn.stop) {
+        const p0 = performance.now();
+        await call(probeAgent, t.aggPort, { method: 'GET', path: '/apis', headers: { Accept: AGGREGATED_DISCOVERY } });
+        churn.times.push(performance.now() - p0);
+        await sleep(50);
+      }
+      probeAgent.destroy();
+    })();
     for (let i = 0; i < CRDS; i += 16) {
       await Promise.all(
         Array.from({ length: Math.min(16, CRDS - i) }, async (_, j) => {
@@ -342,6 +354,9 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
       done.push({ count: Math.min(CRDS, i + 16), at: performance.now() });
     }
     const createdMs = performance.now() - t0;
+    churn.stop = true;
+    await probe;
+    churn.times.sort((a, b) => a - b);
     const rate = (from: { count: number; at: number }, to: { count: number; at: number }): number => ((to.count - from.count) / (to.at - from.at)) * 1000;
     const firstRate = rate(done[0], done.find((d) => d.count >= CRDS / 10) ?? done[done.length - 1]);
     const lastRate = rate([...done].reverse().find((d) => d.count <= CRDS * 0.9) ?? done[0], done[done.length - 1]);
@@ -366,6 +381,8 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
     const rssPer = (mem1.rss - mem0.rss) / CRDS;
     console.log(figure(`  extensions memory per CRD`, rssPer / 1024, 'KiB', `RSS ${(mem0.rss / MB).toFixed(0)} → ${(mem1.rss / MB).toFixed(0)} MiB = ${(rssPer / 1024).toFixed(0)} KiB per CRD; live heap ${(mem0.heapUsed / MB).toFixed(0)} → ${(mem1.heapUsed / MB).toFixed(0)} MiB = ${((mem1.heapUsed - mem0.heapUsed) / CRDS / 1024).toFixed(0)} KiB per CRD`));
     await discoveryFigures(t.aggPort, t.tls, `${n(CRDS)} CRDs`);
+    const churnP50 = percentile(churn.times, 50);
+    console.log(figure(`  aggregated discovery /apis while CRDs are created`, churnP50, 'ms', `p50 ${churnP50.toFixed(2)} ms, p99 ${percentile(churn.times, 99).toFixed(2)} ms over ${churn.times.length}`));
   } finally {
     agent.destroy();
   }
