@@ -114,4 +114,25 @@ describe.each(['1.27', '1.33'])('the aggregator with kubectl %s', (version) => {
     expect(redirected.status).toBe(502);
     wardle.redirect = false;
   }, 120_000);
+
+  it('re-reads only the backend serving CRDs when CRDs change, and lists each new CRD group in /apis', async () => {
+    // The aggregated server registered above keeps serving: a refresh of every backend would read its /apis.
+    const discoveryReads = (): number => wardle.seen.filter((r) => r.path.split('?')[0] === '/apis').length;
+    const before = discoveryReads();
+    for (let i = 0; i < 3; i++) {
+      const group = `refresh${i}.example.com`;
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: `things.${group}` },
+        spec: { group, scope: 'Namespaced', names: { plural: 'things', kind: 'Thing' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }] },
+      };
+      const r = await k(['apply', '-f', '-'], JSON.stringify(crd));
+      expect(r.code, r.stderr).toBe(0);
+      expect(await until(async () => (await stack.request('GET', '/apis')).json<{ groups: Array<{ name: string }> }>().groups.some((g) => g.name === group), 30_000), group).toBe(true);
+    }
+    // Three CRDs, each waited for in discovery: a full refresh per CRD would read it at least three times (the
+    // minute's periodic refresh may read it once).
+    expect(discoveryReads() - before).toBeLessThan(2);
+  }, 120_000);
 });
