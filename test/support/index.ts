@@ -11,3 +11,4 @@ export { hasMetric, metricTotal } from './metrics.exposition';
 export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
 export { type SecuredNats, startSecuredNats } from './secured-nats';
 export { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';
+export { NetnsFault, type NetnsLink, netnsUnavailable } from './netns.fault';
