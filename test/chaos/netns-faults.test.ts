@@ -186,7 +186,7 @@ describe.skipIf(unavailable !== undefined)('network faults between the aggregato
       expect(groups.status).toBe(200);
       expect(groups.body).toContain('apiextensions.k8s.io');
       expect((await call(front, 'GET', '/api/v1/namespaces/chaos')).status).toBe(200);
-      await ok(['get', 'configmaps', '-n', 'chaos']);
+      expect(await ok(['get', 'namespaces'])).toMatch(/^chaos\s+Active/m);
       await ok(['api-resources', '--api-group=apps']);
     } finally {
       await net.heal('data');
@@ -198,6 +198,7 @@ describe.skipIf(unavailable !== undefined)('network faults between the aggregato
   }, 180_000);
 
   it('keeps working with 200 ms of delay each way', async () => {
+    expect(await until(async () => (await available())?.status === 'True', 60_000)).toBe(true);
     await net.delay('data', 200);
     try {
       const slow = await call(front, 'GET', `${WARDLE}/namespaces/chaos/flunders/before`);
