@@ -217,3 +217,188 @@ describe.skipIf(unavailable !== undefined)('network faults between the aggregato
     }
   }, 120_000);
 });
+
+interface WatchEvent {
+  type: string;
+  object: { metadata?: { name?: string; resourceVersion?: string }; code?: number };
+}
+
+/**
+ * A reflector over raw HTTPS: list, then watch from the list's resourceVersion, resuming from the last event's
+ * after a stream ends, relisting after a 410. Records every resourceVersion order violation and every name seen.
+ */
+class Follower {
+  readonly seen = new Set<string>();
+  readonly violations: string[] = [];
+  relists = 0;
+  resumes = 0;
+  private rv: number | undefined;
+  private stopped = false;
+  private current: ReturnType<typeof httpsRequest> | undefined;
+  private readonly done: Promise<void>;
+
+  constructor(private readonly c: Client, private readonly path: string) {
+    this.done = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.current?.destroy();
+    await this.done;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.rv === undefined) await this.list();
+        else await this.watch();
+      } catch {
+        // The server or the link failed: resume (or relist) shortly, as client-go's reflector does.
+      }
+      if (!this.stopped) await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+
+  private async list(): Promise<void> {
+    const r = await call(this.c, 'GET', this.path);
+    if (r.status !== 200) return;
+    const list = json(r) as { metadata: { resourceVersion: string }; items: Array<{ metadata: { name: string } }> };
+    for (const item of list.items) this.seen.add(item.metadata.name);
+    this.rv = Number(list.metadata.resourceVersion);
+  }
+
+  private watch(): Promise<void> {
+    this.resumes++;
+    return new Promise((resolve, reject) => {
+      const { host, port, pki } = this.c;
+      const req = httpsRequest(
+        { host, port, path: `${this.path}?watch=1&timeoutSeconds=20&resourceVersion=${this.rv}`, ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey), agent: false },
+        (res) => {
+          if (res.statusCode !== 200) {
+            res.resume();
+            return resolve();
+          }
+          let buffered = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            buffered += chunk;
+            let nl: number;
+            while ((nl = buffered.indexOf('\n')) >= 0) {
+              this.event(JSON.parse(buffered.slice(0, nl)) as WatchEvent);
+              buffered = buffered.slice(nl + 1);
+            }
+          });
+          res.on('end', resolve);
+          res.on('error', reject);
+        },
+      );
+      this.current = req;
+      // A stream that says nothing for this long is dead (the server's own timeout is 20 s).
+      req.setTimeout(HANG_MS, () => req.destroy(new Error('watch stalled')));
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  private event(e: WatchEvent): void {
+    if (e.type === 'ERROR') {
+      if (e.object.code === 410) {
+        this.relists++;
+        this.rv = undefined;
+      }
+      return;
+    }
+    const rv = Number(e.object.metadata?.resourceVersion);
+    if (this.rv !== undefined && !(rv > this.rv)) this.violations.push(`${e.type} ${e.object.metadata?.name} at ${rv} after ${this.rv}`);
+    this.rv = rv;
+    if (e.type !== 'BOOKMARK' && e.object.metadata?.name) this.seen.add(e.object.metadata.name);
+  }
+}
+
+describe.skipIf(unavailable !== undefined)('network faults between core-api and etcd', () => {
+  const CONFIGMAPS = '/api/v1/namespaces/default/configmaps';
+  const dir = tempDir('netns-etcd');
+  let net: NetnsFault;
+  let etcd: EtcdProcess;
+  let api: Client;
+  let core: SupervisedProcess;
+  let follower: Follower;
+  /** Every write core-api acknowledged: name → resourceVersion. */
+  const acknowledged = new Map<string, string>();
+  let serial = 0;
+
+  const create = async (): Promise<Answer> => {
+    const name = `cm-${++serial}`;
+    const r = await call(api, 'POST', CONFIGMAPS, { metadata: { name }, data: { n: String(serial) } });
+    if (r.status === 201) acknowledged.set(name, (json(r).metadata as { resourceVersion: string }).resourceVersion);
+    return r;
+  };
+  const readyz = async (): Promise<Answer> => call(api, 'GET', '/readyz?verbose');
+
+  beforeAll(async () => {
+    expect(existsSync(main('core-api')), 'build dist first (npx swc apps libs scripts bench -d dist)').toBe(true);
+    // `client` carries the test's requests to core-api (never faulted); `etcd` carries core-api ↔ etcd.
+    net = await NetnsFault.create(['client', 'etcd']);
+    const pki = await ensurePki(join(dir, 'pki'), { extraSans: [net.link('client').nsIp] });
+    etcd = await etcdAlsoOn(net.link('etcd').hostIp);
+    const [port] = await freePorts(1);
+    api = { host: net.link('client').nsIp, port, pki };
+    core = net.spawn('core-api', process.execPath, [main('core-api')], serverEnv(pki, api.host, port, `http://${net.link('etcd').hostIp}:${etcd.clientPort}`));
+    await waitRunning([core], async () => (await readyz()).status === 200, 90_000);
+    for (let i = 0; i < 3; i++) expect((await create()).status).toBe(201);
+    follower = new Follower(api, CONFIGMAPS);
+  }, 180_000);
+
+  afterAll(async () => {
+    await follower?.stop();
+    await net?.destroy();
+    await etcd?.stop();
+  });
+
+  it('turns unready and fails writes with a Status while partitioned, and loses nothing it acknowledged', async () => {
+    await net.partition('etcd');
+    let failed: Answer | undefined;
+    try {
+      expect(await until(async () => (await readyz()).status !== 200, 60_000)).toBe(true);
+      const verbose = await readyz();
+      expect(verbose.status).toBe(500);
+      expect(verbose.body).toMatch(/^\[-\]etcd failed: /m);
+      expect(verbose.body).toMatch(/^readyz check failed$/m);
+      // A write answers, with a Status, instead of hanging; it is not acknowledged.
+      failed = await create();
+      console.log(`write while partitioned: ${failed.status} after ${failed.ms.toFixed(0)} ms: ${failed.body}`);
+      expect(failed.status, failed.body).toBeGreaterThanOrEqual(500);
+      expect(json(failed)).toMatchObject({ kind: 'Status', status: 'Failure', code: failed.status });
+      expect(core.running).toBe(true);
+    } finally {
+      await net.heal('etcd');
+    }
+    expect(await until(async () => (await readyz()).status === 200, 60_000)).toBe(true);
+    expect(await until(async () => (await create()).status === 201, 60_000)).toBe(true);
+    // Every acknowledged write is there with its resourceVersion (nothing wrote them since).
+    const list = json(await call(api, 'GET', CONFIGMAPS)) as { items: Array<{ metadata: { name: string; resourceVersion: string } }> };
+    const stored = new Map(list.items.map((i) => [i.metadata.name, i.metadata.resourceVersion]));
+    for (const [name, rv] of acknowledged) expect(stored.get(name), name).toBe(rv);
+    // The watcher caught up with every acknowledged write, in resourceVersion order.
+    expect(await until(async () => [...acknowledged.keys()].every((n) => follower.seen.has(n)), 60_000), `missed: ${[...acknowledged.keys()].filter((n) => !follower.seen.has(n))}`).toBe(true);
+    expect(follower.violations).toEqual([]);
+    console.log(`etcd partition: ${acknowledged.size} acknowledged writes kept, watcher resumed ${follower.resumes} times, relisted ${follower.relists} times`);
+  }, 240_000);
+
+  it('keeps writing and watching with 200 ms of delay each way', async () => {
+    await net.delay('etcd', 200);
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await create();
+        expect(r.status, r.body).toBe(201);
+        // A write crosses the link at least once each way.
+        expect(r.ms).toBeGreaterThanOrEqual(400);
+      }
+      expect(await until(async () => [...acknowledged.keys()].every((n) => follower.seen.has(n)), 60_000)).toBe(true);
+      expect((await readyz()).status).toBe(200);
+    } finally {
+      await net.heal('etcd');
+    }
+    expect(follower.violations).toEqual([]);
+  }, 120_000);
+});
