@@ -216,6 +216,9 @@ describe.skipIf(unavailable !== undefined)('network faults between the aggregato
     stream.on('data', () => undefined);
     stream.on('close', () => (ended = true));
     stream.on('error', () => (ended = true));
+    // The stream is up and stays up while the link is healthy.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(ended).toBe(false);
     await net.partition('data');
     try {
       expect(await until(async () => (await available())?.status === 'False', 60_000)).toBe(true);
