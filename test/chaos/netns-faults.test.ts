@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePorts, startEtcd, SupervisedProcess, tempDir, type EtcdProcess } from '@kube/testing';
-import { kubectlSession, NetnsFault, netnsUnavailable, type SecuredNats, startSecuredNats, until } from '@test/support';
+import { kubectlSession, NetnsFault, netnsUnavailable, type SecuredNats, serverProcessEnv, startSecuredNats, until } from '@test/support';
 
 const ROOT = join(__dirname, '..', '..');
 const main = (app: string): string => join(ROOT, `dist/apps/${app}/src/main.js`);
@@ -66,22 +66,9 @@ function call(c: Client, method: string, path: string, body?: unknown): Promise<
 
 const json = (a: Answer): Record<string, unknown> => JSON.parse(a.body) as Record<string, unknown>;
 
-/** Environment every API server process shares: serving and client trust from the test PKI. */
+/** An API server process's environment: the shared part, its port, and the short request timeout. */
 function serverEnv(pki: PkiPaths, bindAddress: string, port: number, etcdEndpoint: string): NodeJS.ProcessEnv {
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    KUBE_ETCD_ENDPOINTS: etcdEndpoint,
-    KUBE_BIND_ADDRESS: bindAddress,
-    KUBE_SECURE_PORT: String(port),
-    KUBE_TLS_CERT_FILE: pki.apiserverCert,
-    KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
-    KUBE_CLIENT_CA_FILE: pki.caCert,
-    KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
-    KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
-    KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-    KUBE_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS),
-  };
+  return { ...serverProcessEnv(pki, etcdEndpoint, bindAddress), KUBE_SECURE_PORT: String(port), KUBE_REQUEST_TIMEOUT_SECONDS: String(REQUEST_TIMEOUT_SECONDS) };
 }
 
 /** etcd on the host, listening on loopback and on `hostIp` (a link's host end) so the namespace reaches it. */

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePorts, startEtcd, SupervisedProcess, tempDir, type EtcdProcess } from '@kube/testing';
-import { hasMetric, kubectlSession, metricTotal, type SecuredNats, startSecuredNats, until } from '@test/support';
+import { hasMetric, kubectlSession, metricTotal, type SecuredNats, serverProcessEnv, startSecuredNats, until } from '@test/support';
 
 const ROOT = join(__dirname, '..', '..');
 const SERVICES = ['core-api', 'extensions', 'aggregator'] as const;
@@ -71,18 +71,7 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
     ports.set('core-api', core).set('extensions', ext).set('aggregator', agg);
     kubeconfig = join(dir, 'kubeconfig');
     await writeKubeconfig(kubeconfig, { server: `https://127.0.0.1:${agg}`, caPem: readFileSync(pki.caCert, 'utf8'), clientCertPem: readFileSync(pki.adminCert, 'utf8'), clientKeyPem: readFileSync(pki.adminKey, 'utf8') });
-    const common: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      KUBE_ETCD_ENDPOINTS: etcd.endpoint,
-      KUBE_BIND_ADDRESS: '127.0.0.1',
-      KUBE_TLS_CERT_FILE: pki.apiserverCert,
-      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
-      KUBE_CLIENT_CA_FILE: pki.caCert,
-      KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
-      KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
-      KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-    };
+    const common = serverProcessEnv(pki, etcd.endpoint);
     const extra: Record<Service, NodeJS.ProcessEnv> = {
       // A line for every request on the two ends of the proxied request below; extensions keeps the default.
       'core-api': { KUBE_LOG_REQUESTS: 'true' },

@@ -12,3 +12,4 @@ export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
 export { type SecuredNats, startSecuredNats } from './secured-nats';
 export { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';
 export { NetnsFault, type NetnsLink, netnsUnavailable } from './netns.fault';
+export { serverProcessEnv } from './server-process.env';
