@@ -156,6 +156,36 @@ describe('proxyRequest (the lean HTTP/1.1 client to the backends)', () => {
     await closed;
   });
 
+  it('ends a proxied watch when its backend is declared unreachable (abortConnections), and keeps others', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED"}\n');
+    };
+    const ended = await new Promise<{ events: string[]; complete: boolean }>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port: frontPort, path: '/api/v1/configmaps?watch=true' }, (res) => {
+        const events: string[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (d: string) => {
+          events.push(d);
+          // The stream is up and proxied: the availability check now finds the backend gone.
+          if (events.length === 1) agents.abortConnections(target, 'service unavailable: test');
+        });
+        res.on('end', () => resolve({ events, complete: res.complete }));
+        res.on('error', () => resolve({ events, complete: false }));
+        res.on('aborted', () => resolve({ events, complete: false }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(ended.events[0]).toBe('{"type":"ADDED"}\n');
+    // Cut, not ended cleanly: the client sees a broken stream and relists.
+    expect(ended.complete).toBe(false);
+    expect(agents.poolFor(target).busyCount).toBe(0);
+    // A pool to another endpoint is not touched, and the same backend still serves new requests.
+    handler = (_req, res) => res.end('{}');
+    expect((await send(frontPort, 'GET', '/api/v1/configmaps')).status).toBe(200);
+  });
+
   it('forwards request bodies, sized and chunked', async () => {
     handler = (req, res, body) => {
       res.writeHead(201, { 'Content-Type': 'text/plain' });

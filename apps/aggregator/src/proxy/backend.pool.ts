@@ -84,6 +84,11 @@ export class BackendConnection implements ResponseHandler {
     this.socket.destroy();
   }
 
+  /** Fails the exchange under way with `err` and closes the connection. */
+  abort(err: Error): void {
+    this.fail(err);
+  }
+
   onHead(head: ResponseHead): void {
     if (head.keepAliveTimeout !== undefined) this.idleMs = head.keepAliveTimeout * 1000 - 1000;
     this.exchange?.onHead(head);
@@ -147,6 +152,8 @@ export class BackendConnection implements ResponseHandler {
  */
 export class BackendPool {
   private readonly idle: BackendConnection[] = [];
+  /** Connections carrying an exchange (watches included), so they can be cut when the backend is gone. */
+  private readonly busy = new Set<BackendConnection>();
   private readonly maxIdle: number;
   private session?: Buffer;
   /** Retired (its endpoint left the bounded set of pools): connections close as their exchange ends. */
@@ -162,6 +169,7 @@ export class BackendPool {
       const now = Date.now();
       for (let conn = this.idle.pop(); conn; conn = this.idle.pop()) {
         if (!conn.closed && !conn.socket.destroyed && now - conn.idleSince < conn.idleMs) {
+          this.busy.add(conn);
           cb(undefined, conn);
           return;
         }
@@ -177,10 +185,14 @@ export class BackendPool {
     });
     // Idle pooled connections must not keep the process alive (requests in flight hold their client's socket).
     socket.unref();
-    new BackendConnection(socket, this, cb);
+    new BackendConnection(socket, this, (err, conn) => {
+      if (!err) this.busy.add(conn);
+      cb(err, conn);
+    });
   }
 
   release(conn: BackendConnection): void {
+    this.busy.delete(conn);
     if (conn.closed) return;
     conn.reused = true;
     conn.idleSince = Date.now();
@@ -193,6 +205,7 @@ export class BackendPool {
   }
 
   forget(conn: BackendConnection): void {
+    this.busy.delete(conn);
     const i = this.idle.lastIndexOf(conn);
     if (i >= 0) this.idle.splice(i, 1);
   }
@@ -204,6 +217,20 @@ export class BackendPool {
 
   get idleCount(): number {
     return this.idle.length;
+  }
+
+  /**
+   * The backend is unreachable (its availability check failed): every exchange under way fails now, so a
+   * proxied watch ends and its client relists, instead of waiting on a dead TCP connection until the kernel
+   * gives up (kube's aggregator gets the same from its HTTP/2 health check).
+   */
+  abortBusy(err: Error): void {
+    for (const conn of [...this.busy]) conn.abort(err);
+    for (const conn of [...this.idle]) conn.close();
+  }
+
+  get busyCount(): number {
+    return this.busy.size;
   }
 
   /** Closes the idle connections now and every busy one when its exchange ends. */

@@ -66,10 +66,15 @@ export class BackendAgents {
     return this.poolOf(t).agent;
   }
 
+  /** `t` failed its availability check: cut the proxied exchanges (watches) under way to it. */
+  abortConnections(t: BackendTarget, reason: string): void {
+    this.pools.get(poolKey(t))?.proxy.abortBusy(new Error(reason));
+  }
+
   private poolOf(t: BackendTarget): Pool {
     let pool = this.byTarget.get(t);
     if (!pool || pool.lastUsed < 0) {
-      const key = `${t.url.host}|${t.serverName ?? ''}|${t.insecureSkipTLSVerify ? 'insecure' : (t.caPem ?? 'system')}`;
+      const key = poolKey(t);
       pool = this.pools.get(key);
       if (!pool) {
         if (this.pools.size >= this.maxPools) this.retireLeastRecentlyUsed();
@@ -123,6 +128,10 @@ export class BackendAgents {
     });
     this.pools.clear();
   }
+}
+
+function poolKey(t: BackendTarget): string {
+  return `${t.url.host}|${t.serverName ?? ''}|${t.insecureSkipTLSVerify ? 'insecure' : (t.caPem ?? 'system')}`;
 }
 
 /** Stops pooling: idle sockets close now, busy ones when their exchange ends (a non-keep-alive agent drops them). */

@@ -29,6 +29,8 @@ interface Verdict {
   reason: string;
   message: string;
   target?: BackendTarget;
+  /** The check could not reach the backend at all (no answer, not a bad status). */
+  unreachable?: boolean;
 }
 
 const unavailable = (register.getSingleMetric('aggregator_unavailable_apiservice') as Gauge<string> | undefined) ?? new Gauge({ name: 'aggregator_unavailable_apiservice', help: 'Gauge of APIServices which are marked as unavailable broken down by APIService name.', labelNames: ['name'] });
@@ -120,6 +122,9 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
       return;
     }
     const verdict = await this.guardedCheck(name, spec);
+    // An unreachable backend: end the watches proxied to it now (their clients relist) rather than leave them
+    // on a dead connection until TCP gives up.
+    if (verdict.unreachable && verdict.target) this.agents.abortConnections(verdict.target, `service unavailable: ${verdict.message}`);
     this.routes.setRemote(gv, verdict.status === 'True' && verdict.target ? { kind: 'proxy', target: verdict.target } : { kind: 'unavailable', message: `service unavailable: ${verdict.message}` });
     this.setTarget(name, verdict.target ? { target: verdict.target, groupVersion: gv } : undefined);
     unavailable.set({ name }, verdict.status === 'True' ? 0 : 1);
@@ -165,7 +170,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
       if (res.status < 200 || res.status >= 300) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: bad status from ${target.url.origin}${path}: ${res.status}`, target };
       return { status: 'True', reason: 'Passed', message: 'all checks passed', target };
     } catch (err) {
-      return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: ${(err as Error).message}`, target };
+      return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: ${(err as Error).message}`, target, unreachable: true };
     }
   }
 
