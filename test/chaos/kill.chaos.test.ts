@@ -1,0 +1,260 @@
+/**
+ * Kill -9 under load (issue 14, "Prove it"). The stack runs as separate processes, as `npm start` runs it
+ * (etcd, nats-server, core-api, extensions, the aggregator, sample-apiserver, the controller-manager). Writers
+ * create, update and delete ConfigMaps, a custom resource and Flunders through the front door and record each
+ * acknowledged write's resourceVersion; watchers follow each collection through the front door, and ConfigMaps
+ * and the custom resource on their own servers too. Each run SIGKILLs one process mid-load, starts it again,
+ * waits until the stack recovers (every part ready, every APIService Available=True), lets the load go on, then
+ * stops the writers and checks against etcd's history:
+ * - every acknowledged write is in etcd with its resourceVersion, and the last one of each object stands (an
+ *   object read through the front door has etcd's resourceVersion, a deleted one is gone);
+ * - every watcher saw exactly etcd's events for its prefix, in strictly increasing resourceVersions, from its
+ *   list (or its relist after 410 Expired) on.
+ * CHAOS_RUNS sets the runs per process (default 1; `npm run chaos` runs 100). Totals are printed and written to
+ * .local/chaos/kill-totals.json (CHAOS_TOTALS_FILE overrides).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Etcd3 } from 'etcd3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentRevision, lostWrites, prefixOf, readHistory, watchGaps } from './etcd.history';
+import { type Attempt, type Collection, Watcher, Writer } from './load';
+import { KILLABLE, type Part, ProcessStack } from './process.stack';
+
+const RUNS = Math.max(1, Number(process.env.CHAOS_RUNS ?? 1));
+const TOTALS_FILE = process.env.CHAOS_TOTALS_FILE ?? join(__dirname, '..', '..', '.local', 'chaos', 'kill-totals.json');
+const NS = 'chaos';
+/** Acknowledged writes before the kill and after the recovery, in each run. */
+const ACKS_AROUND_KILL = 12;
+const RECOVERY_TIMEOUT_MS = 120_000;
+const CATCH_UP_TIMEOUT_MS = 30_000;
+
+const configMaps: Collection = { kind: 'cm', path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) };
+const churns: Collection = { kind: 'cr', path: `/apis/chaos.kube-ts.io/v1/namespaces/${NS}/churns`, body: (name) => ({ apiVersion: 'chaos.kube-ts.io/v1', kind: 'Churn', metadata: { name }, spec: { a: name } }) };
+const flunders: Collection = { kind: 'fl', path: `/apis/wardle.example.com/v1alpha1/namespaces/${NS}/flunders`, body: (name) => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name }, spec: {} }) };
+
+const CHURN_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'churns.chaos.kube-ts.io' },
+  spec: {
+    group: 'chaos.kube-ts.io',
+    scope: 'Namespaced',
+    names: { plural: 'churns', singular: 'churn', kind: 'Churn', listKind: 'ChurnList' },
+    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
+  },
+};
+
+interface PartTotals {
+  runs: number;
+  ackedWrites: number;
+  unackedWrites: number;
+  lost: number;
+  watchGaps: number;
+  relists: number;
+  staleReads: number;
+  recoveryMs: number[];
+}
+
+const totals = new Map<Part, PartTotals>(KILLABLE.map((p) => [p, { runs: 0, ackedWrites: 0, unackedWrites: 0, lost: 0, watchGaps: 0, relists: 0, staleReads: 0, recoveryMs: [] }]));
+const problems: string[] = [];
+
+let stack: ProcessStack;
+let writers: Writer[] = [];
+let watchers: Watcher[] = [];
+/** etcd revision from which the next check reads history (the oldest watcher position, at most). */
+let checkedFrom = 0;
+/** Relists already counted in the totals. */
+let relistsCounted = 0;
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, cond: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond().catch(() => false)) return;
+    await pause(100);
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms${stack.crashed() ? `; ${stack.crashed()}` : ''}`);
+}
+
+async function createOrFail(via: 'aggregator', path: string, body: unknown): Promise<void> {
+  const res = await stack.request(via, 'POST', path, body);
+  if (res.status !== 201 && res.status !== 409) throw new Error(`POST ${path}: ${res.status} ${res.body}`);
+}
+
+async function apiServicesAvailable(): Promise<boolean> {
+  const res = await stack.request('aggregator', 'GET', '/apis/apiregistration.k8s.io/v1/apiservices', undefined, undefined, 5_000);
+  if (res.status !== 200) return false;
+  const list = JSON.parse(res.body) as { items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }> };
+  return list.items.length > 0 && list.items.every((s) => s.status?.conditions?.some((c) => c.type === 'Available' && c.status === 'True'));
+}
+
+/** Every part ready (readyz, or etcd's and nats-server's health) and every APIService Available=True. */
+async function recovered(): Promise<boolean> {
+  for (const part of KILLABLE) if (!(await stack.partReady(part))) return false;
+  return apiServicesAvailable();
+}
+
+async function ackedSince(count: number): Promise<void> {
+  const base = writers.reduce((n, w) => n + w.acked, 0);
+  await until(`${count} acknowledged writes`, async () => writers.reduce((n, w) => n + w.acked, 0) >= base + count, RECOVERY_TIMEOUT_MS);
+}
+
+/** etcd's current mod revision of every key under the prefixes. */
+async function currentState(prefixes: readonly string[]): Promise<Map<string, number>> {
+  const client = new Etcd3({ hosts: stack.etcd.endpoint });
+  try {
+    const state = new Map<string, number>();
+    for (const prefix of prefixes) {
+      const res = await client.getAll().prefix(prefix).exec();
+      for (const kv of res.kvs) state.set(kv.key.toString(), Number(kv.mod_revision));
+    }
+    return state;
+  } finally {
+    client.close();
+  }
+}
+
+/** Stops the writers, lets the watchers catch up with etcd, and checks the run against etcd's history. */
+async function checkRun(part: Part, run: number): Promise<void> {
+  const attempts = new Map<Collection, Attempt[]>();
+  for (const w of writers) {
+    const collection = w.collection;
+    attempts.set(collection, [...(attempts.get(collection) ?? []), ...(await w.stop())]);
+  }
+  const t = totals.get(part) as PartTotals;
+  const all = [...attempts.values()].flat();
+  t.ackedWrites += all.filter((a) => a.acked).length;
+  t.unackedWrites += all.filter((a) => !a.acked).length;
+
+  let history = await readHistory(stack.etcd.endpoint, checkedFrom);
+  const prefixes = new Map<Collection, string>();
+  for (const [collection, tried] of attempts) {
+    const named = tried.find((a) => a.acked);
+    const prefix = named && prefixOf(history, NS, named.name);
+    if (!prefix) throw new Error(`${part} run ${run}: no acknowledged ${collection.kind} write found in etcd`);
+    prefixes.set(collection, prefix);
+  }
+  // Watchers have seen everything once they are at etcd's last event of their prefix (or past it, by a bookmark).
+  for (const w of watchers) {
+    const prefix = prefixes.get(w.collection) as string;
+    const last = history.filter((e) => e.key.startsWith(prefix)).at(-1)?.rev ?? 0;
+    try {
+      await until(`${w.label} catching up to ${last}`, async () => w.position >= last, CATCH_UP_TIMEOUT_MS);
+    } catch (err) {
+      problems.push(`${part} run ${run}: ${w.label} stalled at ${w.position} (etcd at ${last})`);
+      t.watchGaps++;
+      w.reconnect();
+    }
+  }
+  const segments = watchers.map((w) => [w, w.takeSegments()] as const);
+  const relists = watchers.reduce((n, w) => n + w.relists, 0);
+  t.relists += relists - relistsCounted;
+  relistsCounted = relists;
+  history = await readHistory(stack.etcd.endpoint, checkedFrom);
+
+  const state = await currentState([...prefixes.values()]);
+  for (const [collection, tried] of attempts) {
+    const prefix = prefixes.get(collection) as string;
+    const lost = lostWrites(tried, history, prefix, state);
+    t.lost += lost.length;
+    problems.push(...lost.map((l) => `${part} run ${run}: lost ${l}`));
+    // A read through the front door is etcd's truth: the object at its current resourceVersion, or 404.
+    for (const name of new Set(tried.map((a) => a.name))) {
+      const res = await stack.request('aggregator', 'GET', `${collection.path}/${name}`);
+      const want = state.get(prefix + name);
+      const got = res.status === 200 ? Number((JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion) : undefined;
+      if ((want === undefined && res.status !== 404) || (want !== undefined && got !== want)) {
+        t.staleReads++;
+        problems.push(`${part} run ${run}: GET ${name} answered ${res.status} at ${got}, etcd has ${want ?? 'nothing'}`);
+      }
+    }
+  }
+  for (const [w, segs] of segments) {
+    const gaps = watchGaps(segs, history, prefixes.get(w.collection) as string);
+    t.watchGaps += gaps.length;
+    problems.push(...gaps.map((g) => `${part} run ${run}: ${w.label}: ${g}`));
+  }
+  checkedFrom = Math.min(...watchers.map((w) => w.position));
+}
+
+function startWriters(run: string): void {
+  for (const w of writers) w.start(run);
+}
+
+function percentile(values: readonly number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function writeTotals(): void {
+  const perProcess = Object.fromEntries(
+    [...totals].map(([part, t]) => [part, { runs: t.runs, ackedWrites: t.ackedWrites, unackedWrites: t.unackedWrites, lost: t.lost, watchGaps: t.watchGaps, relists410: t.relists, staleReads: t.staleReads, recoveryMsP50: percentile(t.recoveryMs, 50), recoveryMsMax: Math.max(0, ...t.recoveryMs) }]),
+  );
+  const all = [...totals.values()];
+  const sum = (f: (t: PartTotals) => number): number => all.reduce((n, t) => n + f(t), 0);
+  const recovery = all.flatMap((t) => t.recoveryMs);
+  const report = {
+    finishedAt: new Date().toISOString(),
+    runsPerProcess: RUNS,
+    totals: { runs: sum((t) => t.runs), ackedWrites: sum((t) => t.ackedWrites), unackedWrites: sum((t) => t.unackedWrites), lost: sum((t) => t.lost), watchGaps: sum((t) => t.watchGaps), relists410: sum((t) => t.relists), staleReads: sum((t) => t.staleReads), recoveryMsP50: percentile(recovery, 50), recoveryMsMax: Math.max(0, ...recovery) },
+    perProcess,
+    problems: problems.slice(0, 200),
+  };
+  mkdirSync(dirname(TOTALS_FILE), { recursive: true });
+  writeFileSync(TOTALS_FILE, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`[chaos] kill -9 totals (${TOTALS_FILE}):\n${JSON.stringify({ totals: report.totals, perProcess }, null, 2)}`);
+}
+
+describe('kill -9 under load', () => {
+  beforeAll(async () => {
+    stack = await ProcessStack.start();
+    await createOrFail('aggregator', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
+    await createOrFail('aggregator', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', CHURN_CRD);
+    await until('the custom resource is served', async () => (await stack.request('aggregator', 'GET', churns.path)).status === 200, 60_000);
+    await until('the stack is ready', recovered, RECOVERY_TIMEOUT_MS);
+    checkedFrom = await currentRevision(stack.etcd.endpoint);
+    writers = [
+      new Writer(stack, 'aggregator', configMaps, 'a'),
+      new Writer(stack, 'aggregator', configMaps, 'b'),
+      new Writer(stack, 'aggregator', churns, 'a'),
+      new Writer(stack, 'aggregator', flunders, 'a'),
+    ];
+    watchers = [
+      new Watcher(stack, 'aggregator', configMaps),
+      new Watcher(stack, 'core-api', configMaps),
+      new Watcher(stack, 'aggregator', churns),
+      new Watcher(stack, 'extensions', churns),
+      new Watcher(stack, 'aggregator', flunders),
+    ];
+    await Promise.all(watchers.map((w) => w.start()));
+    checkedFrom = Math.min(checkedFrom, ...watchers.map((w) => w.position));
+  }, 300_000);
+
+  afterAll(async () => {
+    await Promise.all(writers.map((w) => w.stop()));
+    await Promise.all(watchers.map((w) => w.stop()));
+    writeTotals();
+    await stack?.stop();
+  }, 120_000);
+
+  it.each(KILLABLE)(`kills %s ${RUNS} time(s) mid-load: no acknowledged write lost, no watch gap, recovery`, async (part) => {
+    const t = totals.get(part) as PartTotals;
+    const before = problems.length;
+    for (let run = 1; run <= RUNS; run++) {
+      startWriters(`${part.replace(/[^a-z]/g, '')}${run}`);
+      await ackedSince(ACKS_AROUND_KILL);
+      const killedAt = Date.now();
+      await stack.kill(part);
+      await stack.restart(part);
+      await until(`${part} run ${run}: recovery`, recovered, RECOVERY_TIMEOUT_MS);
+      t.recoveryMs.push(Date.now() - killedAt);
+      await ackedSince(ACKS_AROUND_KILL);
+      await checkRun(part, run);
+      t.runs++;
+    }
+    expect(problems.slice(before)).toEqual([]);
+  }, RUNS * 240_000 + 60_000);
+});
