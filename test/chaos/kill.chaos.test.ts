@@ -250,10 +250,14 @@ describe('kill -9 under load', () => {
       await stack.kill(part);
       await stack.restart(part);
       await until(`${part} run ${run}: recovery`, recovered, RECOVERY_TIMEOUT_MS);
-      t.recoveryMs.push(Date.now() - killedAt);
+      const recoveryMs = Date.now() - killedAt;
+      t.recoveryMs.push(recoveryMs);
       await ackedSince(ACKS_AROUND_KILL);
+      const checking = Date.now();
+      const problemsBefore = problems.length;
       await checkRun(part, run);
       t.runs++;
+      console.log(`[chaos] kill -9 ${part} ${run}/${RUNS}: recovered in ${recoveryMs} ms, checked in ${Date.now() - checking} ms, ${problems.length - problemsBefore} problem(s)`);
     }
     expect(problems.slice(before)).toEqual([]);
   }, RUNS * 240_000 + 60_000);
