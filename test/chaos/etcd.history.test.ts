@@ -43,24 +43,20 @@ describe('lostWrites', () => {
 
 describe('watchGaps', () => {
   const segment = (start: number, end: number, events: Segment['events']): Segment => ({ start, end, events, outOfOrder: [] });
+  const exact: Segment['events'] = [
+    { type: 'MODIFIED', rv: 12, name: 'a' },
+    { type: 'DELETED', rv: 13, name: 'a' },
+    { type: 'ADDED', rv: 14, name: 'b' },
+    { type: 'MODIFIED', rv: 15, name: 'b' },
+  ];
 
   it('accepts exactly the prefix\'s events in the segment', () => {
-    const seen = segment(11, 15, [
-      { type: 'MODIFIED', rv: 12, name: 'a' },
-      { type: 'DELETED', rv: 13, name: 'a' },
-      { type: 'ADDED', rv: 14, name: 'b' },
-      { type: 'MODIFIED', rv: 15, name: 'b' },
-    ]);
-    expect(watchGaps([seen], history, P)).toEqual([]);
+    expect(watchGaps([segment(11, 15, exact)], history, P)).toEqual([]);
   });
 
   it('reports a missed event, a wrong type and an event etcd does not have', () => {
-    const seen = segment(11, 15, [
-      { type: 'MODIFIED', rv: 12, name: 'a' },
-      { type: 'MODIFIED', rv: 14, name: 'b' },
-      { type: 'MODIFIED', rv: 15, name: 'b' },
-      { type: 'MODIFIED', rv: 16, name: 'b' },
-    ]);
+    const [modified, , added, last] = exact;
+    const seen = segment(11, 15, [modified, { ...added, type: 'MODIFIED' }, last, { ...last, rv: 16 }]);
     expect(watchGaps([seen], history, P)).toEqual([
       'missed DELETED a at 13 (segment 11..15)',
       'at 14 saw MODIFIED b, etcd has ADDED b',

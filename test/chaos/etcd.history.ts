@@ -15,20 +15,26 @@ export interface HistoryEvent {
 
 const SENTINEL = '/chaos-kill/sentinel';
 
+export interface History {
+  readonly events: HistoryEvent[];
+  /** The revision read up to: a later read goes on from here. */
+  readonly revision: number;
+}
+
 /** Every event under /registry/ after revision `from`, up to now. */
-export async function readHistory(endpoint: string, from: number): Promise<HistoryEvent[]> {
+export async function readHistory(endpoint: string, from: number): Promise<History> {
   const client = new Etcd3({ hosts: endpoint });
   try {
     const events: HistoryEvent[] = [];
     // Earlier reads left their own sentinels in the history: only this one ends this read.
     const token = `${process.pid}-${Date.now()}-${Math.random()}`;
     const watcher = await client.watch().prefix('/').startRevision(String(from + 1)).create();
-    const sentinelSeen = new Promise<void>((resolve, reject) => {
+    const sentinelSeen = new Promise<number>((resolve, reject) => {
       watcher.on('error', reject);
       watcher.on('data', (res) => {
         for (const e of res.events) {
           const key = e.kv.key.toString();
-          if (key === SENTINEL && e.kv.value.toString() === token) return resolve();
+          if (key === SENTINEL && e.kv.value.toString() === token) return resolve(Number(e.kv.mod_revision));
           if (!key.startsWith('/registry/')) continue;
           events.push({ key, type: e.type as HistoryEvent['type'], rev: Number(e.kv.mod_revision), created: e.type === 'Put' && e.kv.create_revision === e.kv.mod_revision });
         }
@@ -36,9 +42,9 @@ export async function readHistory(endpoint: string, from: number): Promise<Histo
     });
     // Written after the watch exists, so its event marks the end of the history read.
     await client.put(SENTINEL).value(token);
-    await withTimeout(sentinelSeen, 60_000, 'reading etcd history');
+    const revision = await withTimeout(sentinelSeen, 60_000, 'reading etcd history');
     await watcher.cancel();
-    return events;
+    return { events, revision };
   } finally {
     client.close();
   }

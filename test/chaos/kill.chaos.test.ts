@@ -17,6 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cronTab } from '../../apps/extensions/src/crd/crd.testing';
 import { currentRevision, lostWrites, prefixOf, readHistory, watchGaps } from './etcd.history';
 import { type Attempt, type Collection, Watcher, Writer } from './load';
 import { KILLABLE, type Part, ProcessStack } from './process.stack';
@@ -30,20 +31,9 @@ const RECOVERY_TIMEOUT_MS = 120_000;
 const CATCH_UP_TIMEOUT_MS = 30_000;
 
 const configMaps: Collection = { kind: 'cm', path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) };
-const churns: Collection = { kind: 'cr', path: `/apis/chaos.kube-ts.io/v1/namespaces/${NS}/churns`, body: (name) => ({ apiVersion: 'chaos.kube-ts.io/v1', kind: 'Churn', metadata: { name }, spec: { a: name } }) };
+const cronTabs: Collection = { kind: 'cr', path: `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`, body: (name) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: name } }) };
 const flunders: Collection = { kind: 'fl', path: `/apis/wardle.example.com/v1alpha1/namespaces/${NS}/flunders`, body: (name) => ({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name }, spec: {} }) };
 
-const CHURN_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'churns.chaos.kube-ts.io' },
-  spec: {
-    group: 'chaos.kube-ts.io',
-    scope: 'Namespaced',
-    names: { plural: 'churns', singular: 'churn', kind: 'Churn', listKind: 'ChurnList' },
-    versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } } } }],
-  },
-};
 
 interface PartTotals {
   runs: number;
@@ -117,7 +107,13 @@ async function currentState(prefixes: readonly string[]): Promise<Map<string, nu
 }
 
 /** Stops the writers, lets the watchers catch up with etcd, and checks the run against etcd's history. */
-async function checkRun(part: Part, run: number): Promise<void> {
+async function checkRun(part: Part, run: number): Promise<string> {
+  let mark = Date.now();
+  const phases: string[] = [];
+  const phase = (name: string): void => {
+    phases.push(`${name} ${Date.now() - mark}`);
+    mark = Date.now();
+  };
   const attempts = new Map<Collection, Attempt[]>();
   for (const w of writers) {
     const collection = w.collection;
@@ -128,7 +124,10 @@ async function checkRun(part: Part, run: number): Promise<void> {
   t.ackedWrites += all.filter((a) => a.acked).length;
   t.unackedWrites += all.filter((a) => !a.acked).length;
 
-  let history = await readHistory(stack.etcd.endpoint, checkedFrom);
+  phase('writers stopped');
+  const first = await readHistory(stack.etcd.endpoint, checkedFrom);
+  let history = first.events;
+  phase('history');
   const prefixes = new Map<Collection, string>();
   for (const [collection, tried] of attempts) {
     const named = tried.find((a) => a.acked);
@@ -148,12 +147,15 @@ async function checkRun(part: Part, run: number): Promise<void> {
       w.reconnect();
     }
   }
+  phase('watchers caught up');
   const segments = watchers.map((w) => [w, w.takeSegments()] as const);
   const relists = watchers.reduce((n, w) => n + w.relists, 0);
   t.relists += relists - relistsCounted;
   relistsCounted = relists;
-  history = await readHistory(stack.etcd.endpoint, checkedFrom);
+  // The rest of the history: what the watchers saw after the first read.
+  history = [...history, ...(await readHistory(stack.etcd.endpoint, first.revision)).events];
 
+  phase('history');
   const state = await currentState([...prefixes.values()]);
   for (const [collection, tried] of attempts) {
     const prefix = prefixes.get(collection) as string;
@@ -161,8 +163,9 @@ async function checkRun(part: Part, run: number): Promise<void> {
     t.lost += lost.length;
     problems.push(...lost.map((l) => `${part} run ${run}: lost ${l}`));
     // A read through the front door is etcd's truth: the object at its current resourceVersion, or 404.
-    for (const name of new Set(tried.map((a) => a.name))) {
-      const res = await stack.request('aggregator', 'GET', `${collection.path}/${name}`);
+    const names = [...new Set(tried.map((a) => a.name))];
+    const reads = await Promise.all(names.map(async (name) => [name, await stack.request('aggregator', 'GET', `${collection.path}/${name}`)] as const));
+    for (const [name, res] of reads) {
       const want = state.get(prefix + name);
       const got = res.status === 200 ? Number((JSON.parse(res.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion) : undefined;
       if ((want === undefined && res.status !== 404) || (want !== undefined && got !== want)) {
@@ -177,6 +180,8 @@ async function checkRun(part: Part, run: number): Promise<void> {
     problems.push(...gaps.map((g) => `${part} run ${run}: ${w.label}: ${g}`));
   }
   checkedFrom = Math.min(...watchers.map((w) => w.position));
+  phase('checked');
+  return phases.join(', ');
 }
 
 function startWriters(run: string): void {
@@ -212,21 +217,21 @@ describe('kill -9 under load', () => {
   beforeAll(async () => {
     stack = await ProcessStack.start();
     await createOrFail('aggregator', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } });
-    await createOrFail('aggregator', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', CHURN_CRD);
-    await until('the custom resource is served', async () => (await stack.request('aggregator', 'GET', churns.path)).status === 200, 60_000);
+    await createOrFail('aggregator', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', cronTab());
+    await until('the custom resource is served', async () => (await stack.request('aggregator', 'GET', cronTabs.path)).status === 200, 60_000);
     await until('the stack is ready', recovered, RECOVERY_TIMEOUT_MS);
     checkedFrom = await currentRevision(stack.etcd.endpoint);
     writers = [
       new Writer(stack, 'aggregator', configMaps, 'a'),
       new Writer(stack, 'aggregator', configMaps, 'b'),
-      new Writer(stack, 'aggregator', churns, 'a'),
+      new Writer(stack, 'aggregator', cronTabs, 'a'),
       new Writer(stack, 'aggregator', flunders, 'a'),
     ];
     watchers = [
       new Watcher(stack, 'aggregator', configMaps),
       new Watcher(stack, 'core-api', configMaps),
-      new Watcher(stack, 'aggregator', churns),
-      new Watcher(stack, 'extensions', churns),
+      new Watcher(stack, 'aggregator', cronTabs),
+      new Watcher(stack, 'extensions', cronTabs),
       new Watcher(stack, 'aggregator', flunders),
     ];
     await Promise.all(watchers.map((w) => w.start()));
@@ -249,15 +254,17 @@ describe('kill -9 under load', () => {
       const killedAt = Date.now();
       await stack.kill(part);
       await stack.restart(part);
+      await until(`${part} run ${run}: ${part} ready`, () => stack.partReady(part), RECOVERY_TIMEOUT_MS);
+      const readyMs = Date.now() - killedAt;
       await until(`${part} run ${run}: recovery`, recovered, RECOVERY_TIMEOUT_MS);
       const recoveryMs = Date.now() - killedAt;
       t.recoveryMs.push(recoveryMs);
       await ackedSince(ACKS_AROUND_KILL);
       const checking = Date.now();
       const problemsBefore = problems.length;
-      await checkRun(part, run);
+      const phases = await checkRun(part, run);
       t.runs++;
-      console.log(`[chaos] kill -9 ${part} ${run}/${RUNS}: recovered in ${recoveryMs} ms, checked in ${Date.now() - checking} ms, ${problems.length - problemsBefore} problem(s)`);
+      console.log(`[chaos] kill -9 ${part} ${run}/${RUNS}: ready in ${readyMs} ms, recovered in ${recoveryMs} ms, checked in ${Date.now() - checking} ms (${phases}), ${problems.length - problemsBefore} problem(s)`);
     }
     expect(problems.slice(before)).toEqual([]);
   }, RUNS * 240_000 + 60_000);

@@ -10,7 +10,7 @@ import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import type { PkiPaths } from '@kube/pki';
 import { type EtcdProcess, freePorts, httpStatus, startEtcd, SupervisedProcess, tempDir } from '@kube/testing';
-import { type SecuredNats, startSecuredNats } from '@test/support';
+import { type SecuredNats, serverProcessEnv, startSecuredNats } from '@test/support';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -130,18 +130,7 @@ export class ProcessStack {
     const pki = this.pki;
     const ports = await freePorts(NODE_PARTS.length);
     NODE_PARTS.forEach((part, i) => this.ports.set(part, ports[i]));
-    const common: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      KUBE_ETCD_ENDPOINTS: this.etcd.endpoint,
-      KUBE_BIND_ADDRESS: '127.0.0.1',
-      KUBE_TLS_CERT_FILE: pki.apiserverCert,
-      KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey,
-      KUBE_CLIENT_CA_FILE: pki.caCert,
-      KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
-      KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
-      KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-    };
+    const common = serverProcessEnv(pki, this.etcd.endpoint);
     const front = this.url('aggregator');
     const own: Record<NodePart, NodeJS.ProcessEnv> = {
       'core-api': { ...this.nats.env('core-api'), KUBE_SERVICE_ACCOUNT_KEY_FILE: pki.serviceAccountPub, KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE: pki.serviceAccountKey },
