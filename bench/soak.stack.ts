@@ -43,7 +43,9 @@ export interface LaunchedStack {
   readonly url: string;
   /** The launcher's children: etcd, nats, every API service, the controller-manager. */
   readonly processes: readonly SoakProcess[];
-  /** Whether the launcher still runs (it stops everything when any child dies). */
+  /** The launcher's own pid (its children now: `childPids`; it restarts a child that dies). */
+  readonly launcherPid: number;
+  /** Whether the launcher still runs. */
   readonly running: boolean;
   /** Ctrl-C: the launcher stops its children in reverse order. */
   stop(): Promise<void>;
@@ -95,6 +97,7 @@ export async function launchStack(dir: string, logFile: string): Promise<Launche
     dir,
     url: `https://127.0.0.1:${env.KUBE_SECURE_PORT}`,
     processes,
+    launcherPid: launcher.pid as number,
     get running() {
       return !exited;
     },

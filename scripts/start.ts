@@ -53,6 +53,11 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 15_000;
 const POLL_MS = 250;
 const TAIL_LINES = 30;
+/** A child that dies once the stack is up is restarted after 1 s, 2 s, 4 s … at most 30 s (the kubelet's
+ * CrashLoopBackOff, shorter); a child that ran for 60 s starts again from 1 s. */
+const RESTART_BASE_MS = 1_000;
+const RESTART_MAX_MS = 30_000;
+const RESTART_RESET_MS = 60_000;
 
 /** Everything the launcher needs to know about one child before spawning it. */
 interface ChildSpec {
@@ -336,6 +341,7 @@ async function assertPortsFree(specs: readonly ChildSpec[]): Promise<void> {
 /** A running child: its output goes to our stdout prefixed with its name; the last lines are kept for errors. */
 class Child {
   readonly exited: Promise<void>;
+  readonly startedAt = Date.now();
   private readonly lines: string[] = [];
   private exitDescription: string | undefined;
   private readonly process: ChildProcess;
@@ -389,6 +395,8 @@ class Child {
 /** Starts children one by one, watches for early exits, and stops them all in reverse order. */
 class Stack {
   private readonly children: Child[] = [];
+  /** Restarts in a row per service, for the backoff. */
+  private readonly restarts = new Map<string, number>();
   private stopping = false;
   private up = false;
 
@@ -410,7 +418,7 @@ class Stack {
     await this.waitUntilReady(child);
   }
 
-  /** From now on any child that exits takes the whole stack down. */
+  /** From now on a child that exits is restarted (with backoff) instead of failing the start. */
   markUp(): void {
     this.up = true;
   }
@@ -443,10 +451,27 @@ class Stack {
     throw new StartupError(`${child.spec.name} not ready after ${READY_TIMEOUT_MS / 1000} s; ${child.describeExit()}`);
   }
 
+  /**
+   * A service that dies while the stack runs is restarted with backoff, as a supervisor or the kubelet would; the
+   * rest of the stack keeps serving (the aggregator answers 503 for the dead service's groups meanwhile).
+   */
   private onExit(child: Child): void {
     if (!this.up || this.stopping) return;
-    // A service that dies while the stack runs takes the stack down: half a control plane only confuses.
-    void fail(new StartupError(child.describeExit()), this);
+    const name = child.spec.name;
+    const inARow = Date.now() - child.startedAt >= RESTART_RESET_MS ? 0 : (this.restarts.get(name) ?? 0);
+    this.restarts.set(name, inARow + 1);
+    const delay = Math.min(RESTART_MAX_MS, RESTART_BASE_MS * 2 ** inARow);
+    console.error(`[start] ${child.describeExit()}`);
+    log(`restarting ${name} in ${delay / 1000} s (restart ${inARow + 1} in a row)`);
+    setTimeout(() => this.respawn(child), delay);
+  }
+
+  private respawn(dead: Child): void {
+    if (this.stopping) return;
+    const child = new Child(dead.spec, this.labelWidth);
+    this.children[this.children.indexOf(dead)] = child;
+    void child.exited.then(() => this.onExit(child));
+    log(`restarted ${child.spec.name}`);
   }
 }
 

@@ -3,7 +3,7 @@
  * (TLS, a client certificate per service), core-api, extensions, the aggregator, sample-apiserver (wardle,
  * registered through the front door) and the controller-manager, all from their compiled mains
  * (dist/apps/<name>/src/main.js). Any part can be killed with SIGKILL and started again on the same ports and
- * data: scripts/start.ts takes the whole stack down when a child dies, so the test is the supervisor here.
+ * data, without the backoff scripts/start.ts restarts a dead child with, so the test is the supervisor here.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { Agent, request as httpsRequest } from 'node:https';
