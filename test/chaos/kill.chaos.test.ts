@@ -194,7 +194,8 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-function writeTotals(): void {
+/** Written after every run too, so a long run cut short still leaves its totals. */
+function writeTotals(announce = true): void {
   const perProcess = Object.fromEntries(
     [...totals].map(([part, t]) => [part, { runs: t.runs, ackedWrites: t.ackedWrites, unackedWrites: t.unackedWrites, lost: t.lost, watchGaps: t.watchGaps, relists410: t.relists, staleReads: t.staleReads, recoveryMsP50: percentile(t.recoveryMs, 50), recoveryMsMax: Math.max(0, ...t.recoveryMs) }]),
   );
@@ -210,7 +211,7 @@ function writeTotals(): void {
   };
   mkdirSync(dirname(TOTALS_FILE), { recursive: true });
   writeFileSync(TOTALS_FILE, `${JSON.stringify(report, null, 2)}\n`);
-  console.log(`[chaos] kill -9 totals (${TOTALS_FILE}):\n${JSON.stringify({ totals: report.totals, perProcess }, null, 2)}`);
+  if (announce) console.log(`[chaos] kill -9 totals (${TOTALS_FILE}):\n${JSON.stringify({ totals: report.totals, perProcess }, null, 2)}`);
 }
 
 describe('kill -9 under load', () => {
@@ -264,6 +265,7 @@ describe('kill -9 under load', () => {
       const problemsBefore = problems.length;
       const phases = await checkRun(part, run);
       t.runs++;
+      writeTotals(false);
       console.log(`[chaos] kill -9 ${part} ${run}/${RUNS}: ready in ${readyMs} ms, recovered in ${recoveryMs} ms, checked in ${Date.now() - checking} ms (${phases}), ${problems.length - problemsBefore} problem(s)`);
     }
     expect(problems.slice(before)).toEqual([]);
