@@ -61,7 +61,7 @@ function serverConfig(pki: PkiPaths, etcd: EtcdProcess, port: number, component:
 }
 
 /** An admin (client-certificate) HTTPS client for one server, and its kubeconfig. */
-async function adminAccess(pki: PkiPaths, dir: string, port: number): Promise<{ url: string; kubeconfig: string; request: CoreApiHarness['request'] }> {
+export async function adminAccess(pki: PkiPaths, dir: string, port: number): Promise<{ url: string; kubeconfig: string; request: CoreApiHarness['request'] }> {
   const url = `https://127.0.0.1:${port}`;
   const kubeconfig = join(dir, `kubeconfig-${port}`);
   await writeKubeconfig(kubeconfig, { server: url, caPem: readFileSync(pki.caCert, 'utf8'), clientCertPem: readFileSync(pki.adminCert, 'utf8'), clientKeyPem: readFileSync(pki.adminKey, 'utf8') });

@@ -3,7 +3,7 @@
  * aggregator), aggregated servers booted against it, kubectl sessions. Used by test/ and by the e2e tests the
  * new-apiserver scaffold generates under apps/<name>/test/.
  */
-export { startStack, startCoreApi, type StackHarness } from './core-api.harness';
+export { adminAccess, startStack, startCoreApi, type StackHarness } from './core-api.harness';
 export { adminTarget, bootAggregatedServer, type AggregatedServerBoot } from './aggregated-server.boot';
 export { kubectlSession, type KubectlSession } from './kubectl.session';
 export { until } from './until';
