@@ -1,12 +1,12 @@
 import 'reflect-metadata';
-import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure } from '@kube/apiserver';
+import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, stopOnShutdownSignals } from '@kube/apiserver';
 import { aggregatorConfigFromEnv } from './aggregator.config';
 import { AggregatorModule } from './aggregator.module';
 
 async function main(): Promise<void> {
   installLastResortHandlers('aggregator');
   const app = await createServerApp(AggregatorModule.forRoot(aggregatorConfigFromEnv()), { logger: appLogger('aggregator') });
-  app.enableShutdownHooks();
+  stopOnShutdownSignals(app);
 }
 
 main().catch((err: unknown) => {

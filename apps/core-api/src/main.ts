@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, serverConfigFromEnv } from '@kube/apiserver';
+import { appLogger, createServerApp, installLastResortHandlers, logStartupFailure, serverConfigFromEnv, stopOnShutdownSignals } from '@kube/apiserver';
 import { CoreApiModule } from './core-api.module';
 
 async function main(): Promise<void> {
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }),
     { logger: appLogger('core-api') },
   );
-  app.enableShutdownHooks();
+  stopOnShutdownSignals(app);
 }
 
 main().catch((err: unknown) => {

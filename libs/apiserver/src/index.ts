@@ -23,6 +23,7 @@ export { closeGracefully, listenHttps, serveUpgrades } from './https.listener';
 export * from './aggregated';
 export { appLogger, JsonLogger, logFormatFromEnv, logStartupFailure, type LogFormat, type LogSink } from './logging/json.logger';
 export { installLastResortHandlers, type ProcessEvents } from './logging/last-resort.handler';
+export { SHUTDOWN_SIGNALS, stopOnShutdownSignals } from './lifecycle/shutdown.signals';
 export { RequestLog, requestIdOf, requestLogOptionsFromEnv, type RequestLogEntry, type RequestLogOptions } from './logging/request.log';
 export { AUTHORIZER } from './authorization/authorizer.token';
 export { alwaysAllowAuthorizer, type AuthorizationAttributes, type AuthorizationDecision, type AuthorizationResult, type Authorizer } from './authorization/authorizer';

@@ -10,6 +10,7 @@ import { createServerApp } from '@kube/registration';
 import { serverConfigFromEnv, type ServerConfig } from '../server.config';
 import { appLogger, logStartupFailure } from '../logging/json.logger';
 import { installLastResortHandlers } from '../logging/last-resort.handler';
+import { stopOnShutdownSignals } from '../lifecycle/shutdown.signals';
 import type { ApiServiceIdentity, RegistrationOptions } from './apiservice.registrar';
 import { delegatedAuthentication } from './delegated-authentication';
 import { registrationTargetFromEnv } from './registration.env';
@@ -85,7 +86,7 @@ export async function startAggregatedServer(spec: AggregatedServerSpec): Promise
   const config = announcement({ ...local, server: { ...local.server, authentication } }, spec.apiService, registration);
   const module = spec.module({ config, registration, authorizationMode: authorizationModeFromEnv(env) });
   const app = await createServerApp(module, { logger: appLogger(spec.component) });
-  app.enableShutdownHooks();
+  stopOnShutdownSignals(app);
   return app;
 }
 
