@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '@kube/apimachinery';
 import { WatchChannel, type StorageEvent } from '@kube/storage';
-import { streamWatch } from './watch.stream';
+import { ownBuffer, streamWatch } from './watch.stream';
 
 const PAYLOAD = 'x'.repeat(4096);
 
@@ -93,5 +93,14 @@ describe('streamWatch', () => {
     expect(response()?.destroyed).toBe(true);
     expect(response()?.socket?.destroyed ?? true).toBe(true);
     client.destroy();
+  });
+});
+
+describe('ownBuffer (encoded watch event lines kept with the watch cache window)', () => {
+  it('holds exactly its bytes, not a slice of a shared 8 KiB slab', () => {
+    const line = ownBuffer('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"ü"}}}\n');
+    expect(line.toString()).toBe('{"type":"ADDED","object":{"kind":"ConfigMap","metadata":{"name":"ü"}}}\n');
+    expect(line.buffer.byteLength).toBe(line.length);
+    expect(Buffer.from('x').buffer.byteLength).toBeGreaterThan(1); // what it avoids
   });
 });

@@ -203,3 +203,39 @@ describe('a stopped Cacher (its resource is no longer served)', () => {
     expect(registry.subscriberCount).toBe(before);
   });
 });
+
+describe("the watch cache's window (kube's eventFreshDuration)", () => {
+  let own: RegistryWatch;
+  beforeAll(() => {
+    own = new RegistryWatch(client);
+  });
+  afterAll(async () => {
+    await own.stop();
+  });
+
+  async function cacheWith(resource: string, eventFreshMs?: number): Promise<Cacher> {
+    const prefix = resourcePrefix(`example.com/${resource}`);
+    const c = new Cacher(new EtcdStorage({ group: 'example.com', resource }, prefix, client, new LeaseManager(client)), new WatchCache(prefix, resource, client, own, { eventFreshMs }));
+    await c.start();
+    return c;
+  }
+
+  it('keeps events younger than eventFreshMs, or at least the last 100: older ones answer 410 and are freed', async () => {
+    const aged = await cacheWith('aged', 1);
+    const fresh = await cacheWith('fresh');
+    const revisions: Record<string, string[]> = { aged: [], fresh: [] };
+    for (let i = 0; i < 300; i++) {
+      for (const [name, c] of [['aged', aged], ['fresh', fresh]] as const) revisions[name].push((await c.create(gadget(`g-${i}`, 'window'))).metadata.resourceVersion as string);
+    }
+    // Within 75 s every event is kept, as before.
+    const all = await fresh.watch('window', { resourceVersion: revisions.fresh[0] });
+    expect((await take(all, 299)).length).toBe(299);
+    all.close();
+    // Events older than eventFreshMs are dropped once more than 100 follow them…
+    expect(await statusOf(aged.watch('window', { resourceVersion: revisions.aged[0] }))).toMatchObject({ code: 410, reason: 'Expired' });
+    // …and the last 100 stay, however old.
+    const recent = await aged.watch('window', { resourceVersion: revisions.aged[199] });
+    expect((await take(recent, 100)).map((e) => e.object.metadata.name)).toEqual(Array.from({ length: 100 }, (_, i) => `g-${200 + i}`));
+    recent.close();
+  });
+});

@@ -24,11 +24,18 @@ export class TooOldResourceVersionError extends Error {
 }
 
 export interface WatchCacheOptions {
-  /** How many past events are kept for watches that start at an older resourceVersion. */
+  /** At most this many past events are kept for watches that start at an older resourceVersion. */
   historyCapacity?: number;
+  /** Events younger than this are kept (up to historyCapacity); older ones only while fewer than HISTORY_MINIMUM remain. */
+  eventFreshMs?: number;
   /** Per-watcher buffer before a slow client is cut off. */
   watcherCapacity?: number;
 }
+
+/** kube's lowerBoundCapacity: a quiet resource keeps its last 100 events, however old. */
+const HISTORY_MINIMUM = 100;
+/** kube's eventFreshDuration: a watcher that fell behind by less than this resumes without a relist. */
+const EVENT_FRESH_MS = 75_000;
 
 /**
  * The in-memory copy of one resource (one key prefix) fed by the shared registry watch: current objects,
@@ -37,6 +44,8 @@ export interface WatchCacheOptions {
 export class WatchCache implements RegistrySubscriber {
   private objects = new Map<string, KubeObject>();
   private history: StorageEvent[] = [];
+  /** When each event of `history` was recorded (same indices). */
+  private recordedAt: number[] = [];
   private windowStart = 0;
   private current = 0;
   private pending: Array<{ events: RawWatchEvent[]; revision: number }> | undefined = [];
@@ -44,6 +53,8 @@ export class WatchCache implements RegistrySubscriber {
   private syncing?: Promise<void>;
   private stopped = false;
   private readonly historyCapacity: number;
+  private readonly historyMinimum: number;
+  private readonly eventFreshMs: number;
   private readonly watcherCapacity: number;
 
   constructor(
@@ -54,6 +65,8 @@ export class WatchCache implements RegistrySubscriber {
     options: WatchCacheOptions = {},
   ) {
     this.historyCapacity = options.historyCapacity ?? 10_000;
+    this.historyMinimum = Math.min(HISTORY_MINIMUM, this.historyCapacity);
+    this.eventFreshMs = options.eventFreshMs ?? EVENT_FRESH_MS;
     this.watcherCapacity = options.watcherCapacity ?? 10_000;
   }
 
@@ -150,6 +163,7 @@ export class WatchCache implements RegistrySubscriber {
     this.watchers.clear();
     this.objects = new Map();
     this.history = [];
+    this.recordedAt = [];
   }
 
   apply(events: RawWatchEvent[], revision: number): void {
@@ -179,6 +193,7 @@ export class WatchCache implements RegistrySubscriber {
         for (const kv of res.kvs) objects.set(kv.key.toString(), decodeObject(kv.value, kv.mod_revision));
         this.objects = objects;
         this.history = [];
+        this.recordedAt = [];
         this.windowStart = at;
         this.current = at;
         const queued = this.pending ?? [];
@@ -224,12 +239,23 @@ export class WatchCache implements RegistrySubscriber {
     return { type: prev ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
   }
 
+  /**
+   * Keeps the window kube's watch cache keeps (its capacity is resized between 100 and 100 × 1024 events so that
+   * it holds eventFreshDuration of history): every event younger than eventFreshMs, at least the last
+   * historyMinimum, at most historyCapacity. Without the age bound a busy resource holds historyCapacity events
+   * (and their objects and encoded lines) for ever. Dropped in batches: splice is linear.
+   */
   private record(ev: StorageEvent): void {
+    const now = Date.now();
     this.history.push(ev);
-    if (this.history.length > this.historyCapacity * 1.25) {
-      const drop = this.history.length - this.historyCapacity;
+    this.recordedAt.push(now);
+    const len = this.history.length;
+    let drop = Math.max(0, len - this.historyCapacity);
+    while (len - drop > this.historyMinimum && now - this.recordedAt[drop] > this.eventFreshMs) drop++;
+    if (drop > 0 && (len > this.historyCapacity * 1.25 || drop >= Math.max(64, len >> 3))) {
       this.windowStart = this.history[drop - 1].revision;
       this.history.splice(0, drop);
+      this.recordedAt.splice(0, drop);
     }
   }
 }
