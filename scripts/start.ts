@@ -10,10 +10,13 @@ import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
+import { aggregatedServerRbac, aggregatedServerUser } from '@kube/apiserver';
+import { type ClientIdentity, clientCertPaths, ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
+import { stringify as stringifyYaml } from 'yaml';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
+import { localAggregatedServer } from './local-aggregated-servers';
 
 /** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
 interface ApiServiceSpec {
@@ -196,7 +199,8 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
       KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
       ...(service.frontDoor ? frontDoorEnv(ports, pki) : {}),
       ...serviceAccountEnv(service, pki),
-      ...(service.aggregated ? aggregatedServerEnv(ports, pki) : {}),
+      ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
+      ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
     },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
@@ -268,16 +272,30 @@ function serviceAccountEnv(service: ApiServiceSpec, pki: PkiPaths): Record<strin
 
 /**
  * An aggregated server: its serving certificate (issued by ensurePki, so it needs no CA key) with the CA for its
- * APIService's caBundle, and its registration as admin.
+ * APIService's caBundle, and its own client certificate (system:kube-ts:<name>), with which it registers itself
+ * and reads the control plane under the RBAC core-api applies from BOOTSTRAP_MANIFESTS. Never the admin's.
  */
-function aggregatedServerEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
+function aggregatedServerEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+  const own = clientCertPaths(pki, service.name);
   return {
     KUBE_SERVING_CA_FILE: pki.caCert,
     KUBE_REGISTER_URL: `https://127.0.0.1:${ports.api.get(frontDoor().name)}`,
-    KUBE_REGISTER_CERT_FILE: pki.adminCert,
-    KUBE_REGISTER_KEY_FILE: pki.adminKey,
+    KUBE_REGISTER_CERT_FILE: own.cert,
+    KUBE_REGISTER_KEY_FILE: own.key,
     KUBE_REGISTER_CA_FILE: pki.caCert,
   };
+}
+
+/** Where core-api finds the RBAC of the aggregated servers (KUBE_BOOTSTRAP_MANIFESTS), rewritten at every start. */
+const BOOTSTRAP_MANIFESTS = join(LOCAL, 'bootstrap-manifests');
+
+/** Each aggregated server's own client certificate, and the RBAC core-api grants its user. */
+async function writeAggregatedServerAccess(): Promise<Record<string, ClientIdentity>> {
+  const servers = API_SERVICES.filter((s) => s.aggregated).map((s) => localAggregatedServer(s.name));
+  await mkdir(BOOTSTRAP_MANIFESTS, { recursive: true, mode: 0o700 });
+  const docs = servers.flatMap(aggregatedServerRbac).map((o) => stringifyYaml(o));
+  await writeFile(join(BOOTSTRAP_MANIFESTS, 'aggregated-apiservers.yaml'), `# Written by npm start from scripts/local-aggregated-servers.ts.\n---\n${docs.join('---\n')}`);
+  return Object.fromEntries(servers.map((s) => [s.component, { user: aggregatedServerUser(s.component) }]));
 }
 
 /** Every service learns where the others listen, e.g. KUBE_CORE_API_URL, so an aggregator can find its backends. */
@@ -526,7 +544,8 @@ async function main(): Promise<void> {
 
   log(`preparing certificates in ${displayPath(join(LOCAL, 'pki'))}`);
   await mkdir(LOCAL, { recursive: true });
-  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates() });
+  const clientCertificates = await writeAggregatedServerAccess();
+  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates });
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);
 

@@ -12,7 +12,8 @@ import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { AuditPolicyChecker, parseAuditPolicy } from '@kube/apiserver';
+import { aggregatedServerRbac, AuditPolicyChecker, parseAuditPolicy, type RbacRule } from '@kube/apiserver';
+import { LOCAL_AGGREGATED_SERVERS } from '../../scripts/local-aggregated-servers';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { locateHelm, startNats, tempDir } from '@kube/testing';
 import { startStack, until } from '@test/support';
@@ -264,6 +265,22 @@ describe('helm lint and helm template', () => {
     expect(managed.status, managed.stderr).toBe(0);
     const certificate = parseAllDocuments(managed.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'Certificate' && d.metadata.name === 'kts-kube-ts-counts-apiserver-serving');
     expect(certificate?.spec.dnsNames).toContain('counts-apiserver.default.svc');
+  });
+
+  it('grants its aggregated servers exactly the RBAC aggregatedServerRbac gives them in npm start and compose', () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--show-only', 'templates/core-api/bootstrap-manifests-configmap.yaml'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    const configMap = parse(rendered.stdout) as { data: Record<string, string> };
+    const chart = parseAllDocuments(configMap.data['aggregated-apiservers.yaml']).map((d) => d.toJS()).filter(Boolean);
+    const values = parse(read('deploy/helm/kube-ts/values.yaml')) as { aggregatedApiservers: Array<{ name: string; group: string; version: string; rules?: RbacRule[] }> };
+    const expected = [
+      ...aggregatedServerRbac({ component: 'sample-apiserver', service: 'wardle-server', apiService: 'v1alpha1.wardle.example.com' }),
+      ...values.aggregatedApiservers.flatMap((s) => aggregatedServerRbac({ component: s.name, service: s.name, apiService: `${s.version}.${s.group}`, rules: s.rules })),
+    ];
+    expect(chart).toEqual(JSON.parse(JSON.stringify(expected)));
+    // The local stacks' table holds the same servers with the same rules.
+    expect(LOCAL_AGGREGATED_SERVERS.map((s) => s.component).sort()).toEqual(['sample-apiserver', ...values.aggregatedApiservers.map((s) => s.name)].sort());
+    expect(LOCAL_AGGREGATED_SERVERS.flatMap(aggregatedServerRbac)).toEqual(expect.arrayContaining(JSON.parse(JSON.stringify(expected)) as unknown[]));
   });
 
   it('has core-api and extensions announce over NATS the Service the aggregator reaches them by', () => {

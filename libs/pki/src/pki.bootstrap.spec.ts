@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensurePki, type PkiPaths, servingCertPaths } from './pki.bootstrap';
+import { clientCertPaths, ensurePki, type PkiPaths, servingCertPaths } from './pki.bootstrap';
 
 const read = (path: string): Promise<string> => readFile(path, 'utf8');
 const cert = async (path: string): Promise<X509Certificate> => new X509Certificate(await read(path));
@@ -90,6 +90,19 @@ describe('ensurePki', () => {
     const before = await read(core.key);
     await ensurePki(paths.dir, { servingCertificates: { 'core-api': ['core-api'] } });
     expect(await read(core.key)).toBe(before);
+  });
+  it('issues a client certificate of its own per service, as its user, and reissues it when the user changes', async () => {
+    await ensurePki(paths.dir, { clientCertificates: { 'sample-apiserver': { user: 'system:kube-ts:sample-apiserver' } } });
+    const files = clientCertPaths(paths, 'sample-apiserver');
+    const own = await cert(files.cert);
+    expect(own.subject).toBe('CN=system:kube-ts:sample-apiserver');
+    expect(own.verify((await cert(paths.caCert)).publicKey)).toBe(true);
+    expect((await stat(files.key)).mode & 0o777).toBe(0o600);
+    const before = await read(files.key);
+    await ensurePki(paths.dir, { clientCertificates: { 'sample-apiserver': { user: 'system:kube-ts:sample-apiserver' } } });
+    expect(await read(files.key)).toBe(before);
+    await ensurePki(paths.dir, { clientCertificates: { 'sample-apiserver': { user: 'wardle', groups: ['team-a'] } } });
+    expect((await cert(files.cert)).subject.split('\n').sort()).toEqual(['CN=wardle', 'O=team-a']);
   });
 });
 

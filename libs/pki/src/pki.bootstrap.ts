@@ -45,6 +45,18 @@ export interface EnsurePkiOptions {
    * (servingCertPaths). Reissued when missing, when a SAN is missing or when the cluster CA was just created.
    */
   readonly servingCertificates?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Client certificates of their own (cluster CA), by name → the user they authenticate as: a service then holds
+   * its own identity instead of the admin's (clientCertPaths). Reissued when missing, when the user differs or
+   * when the cluster CA was just created.
+   */
+  readonly clientCertificates?: Readonly<Record<string, ClientIdentity>>;
+}
+
+/** A Kubernetes user as a client certificate carries it: CN the user name, O the groups. */
+export interface ClientIdentity {
+  readonly user: string;
+  readonly groups?: readonly string[];
 }
 
 const OWN_SERVING_SANS: readonly string[] = ['localhost', '127.0.0.1'];
@@ -96,6 +108,11 @@ export function natsClientPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { rea
   return { cert: join(pki.dir, `nats-client-${name}.crt`), key: join(pki.dir, `nats-client-${name}.key`) };
 }
 
+/** The client certificate and key ensurePki issues for `name` (EnsurePkiOptions.clientCertificates). */
+export function clientCertPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { readonly cert: string; readonly key: string } {
+  return { cert: join(pki.dir, `client-${name}.crt`), key: join(pki.dir, `client-${name}.key`) };
+}
+
 /** The serving certificate and key ensurePki issues for `name` (EnsurePkiOptions.servingCertificates). */
 export function servingCertPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { readonly cert: string; readonly key: string } {
   return { cert: join(pki.dir, `serving-${name}.crt`), key: join(pki.dir, `serving-${name}.key`) };
@@ -135,6 +152,11 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
     const files = servingCertPaths(paths, name);
     const reissue = cluster.created || !(await coversSans(files.cert, own.dnsNames, own.ipAddresses));
     await ensureLeaf(files, cluster.ca, reissue, { commonName: name, ...own, usage: 'server' });
+  }
+  for (const [name, identity] of Object.entries(opts.clientCertificates ?? {})) {
+    const files = clientCertPaths(paths, name);
+    const reissue = cluster.created || !(await hasSubject(files.cert, identity));
+    await ensureLeaf(files, cluster.ca, reissue, { commonName: identity.user, organizations: [...(identity.groups ?? [])], usage: 'client' });
   }
   await ensureServiceAccountKey({ cert: paths.serviceAccountPub, key: paths.serviceAccountKey });
   await ensureNatsPki(paths, opts);
@@ -186,6 +208,14 @@ async function coversSans(certPath: string, dnsNames: readonly string[], ipAddre
   const san = new x509.X509Certificate(await readFile(certPath, 'utf8')).getExtension(x509.SubjectAlternativeNameExtension);
   const present = new Set((san?.names.toJSON() ?? []).map((name) => `${name.type}:${normalizeIp(name.value)}`));
   return [...dnsNames.map((n) => `dns:${n}`), ...ipAddresses.map((ip) => `ip:${normalizeIp(ip)}`)].every((n) => present.has(n));
+}
+
+async function hasSubject(certPath: string, identity: ClientIdentity): Promise<boolean> {
+  if (!(await exists(certPath))) return false;
+  const cert = new x509.X509Certificate(await readFile(certPath, 'utf8'));
+  const cn = cert.subjectName.getField('CN');
+  const o = cert.subjectName.getField('O');
+  return cn.length === 1 && cn[0] === identity.user && [...o].sort().join() === [...(identity.groups ?? [])].sort().join();
 }
 
 function splitSans(sans: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {

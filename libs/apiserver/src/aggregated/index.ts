@@ -21,3 +21,4 @@ export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
 export { authorizationModeFromEnv, runAggregatedServer, startAggregatedServer, type AggregatedAuthorizationMode, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
 export { AggregatedApiServerModule, aggregatedAuthorizer, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
+export { aggregatedServerRbac, aggregatedServerUser, type AggregatedServerAccess, type RbacRule } from './aggregated-server.rbac';
