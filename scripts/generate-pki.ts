@@ -1,6 +1,6 @@
 /**
  * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--nats-san NAME]… [--nats-config PATH] [--serving SERVICE=SAN,…]…
- *    [--bundles-dir DIR --bundle SERVICE=FILE,…]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
+ *    [--aggregated SERVER]… [--bundles-dir DIR --bundle SERVICE=FILE,…]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
  *
  * The one-shot PKI step of docker-compose.yml (the `pki` service): creates or completes the same PKI that
  * `npm start` uses (libs/pki `ensurePki`: cluster CA, front-proxy CA, serving, admin and front-proxy client
@@ -14,6 +14,9 @@
  * (serving-<service>.crt/.key, its SANs plus localhost and 127.0.0.1), and --bundle copies only the files a
  * service needs into <bundles-dir>/<service> (one volume per service): directory 0700, keys and nats.conf 0600,
  * certificates 0644, anything else there removed. A service's container mounts only its bundle.
+ * --aggregated gives an aggregated server (a row of scripts/local-aggregated-servers.ts) a client certificate of its
+ * own (client-<server>.crt/.key, user system:kube-ts:<server>) and writes its RBAC to <dir>/aggregated-apiservers.yaml,
+ * which core-api applies (KUBE_BOOTSTRAP_MANIFESTS): no aggregated server holds the admin's certificate.
  *
  * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
  * reissues what is missing or lacks a requested SAN.
@@ -28,9 +31,13 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePki, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
+import { writeAggregatedServerAccess } from './local-aggregated-servers';
+
+/** In <dir>: the RBAC of the --aggregated servers, for core-api's KUBE_BOOTSTRAP_MANIFESTS (put it in core-api's bundle). */
+const AGGREGATED_ACCESS_FILE = 'aggregated-apiservers.yaml';
 
 const USAGE =
-  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--serving SERVICE=SAN,...]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
@@ -42,6 +49,8 @@ interface Options {
   readonly owner?: { uid: number; gid: number };
   /** service → SANs of its own serving certificate. */
   readonly serving: Record<string, string[]>;
+  /** Aggregated servers (rows of scripts/local-aggregated-servers.ts) given a client certificate and RBAC of their own. */
+  readonly aggregated: string[];
   readonly bundlesDir?: string;
   /** service → the PKI files (names in <dir>) its bundle holds. */
   readonly bundles: Record<string, string[]>;
@@ -59,6 +68,7 @@ function parseOptions(argv: string[]): Options {
       server: { type: 'string' },
       owner: { type: 'string' },
       serving: { type: 'string', multiple: true, default: [] },
+      aggregated: { type: 'string', multiple: true, default: [] },
       bundle: { type: 'string', multiple: true, default: [] },
       'bundles-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -81,6 +91,7 @@ function parseOptions(argv: string[]): Options {
     server: values.server,
     owner: values.owner ? parseOwner(values.owner) : undefined,
     serving: serviceLists('--serving', values.serving ?? []),
+    aggregated: values.aggregated ?? [],
     bundlesDir: values['bundles-dir'] ? resolve(values['bundles-dir']) : undefined,
     bundles: serviceLists('--bundle', values.bundle ?? []),
   };
@@ -127,7 +138,10 @@ const isRoot = (): boolean => process.getuid?.() === 0;
 async function main(): Promise<void> {
   const opts = parseOptions(process.argv.slice(2));
   const natsClients = CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name);
-  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans, servingCertificates: opts.serving });
+  await mkdir(opts.dir, { recursive: true, mode: 0o700 });
+  const clientCertificates = await writeAggregatedServerAccess(join(opts.dir, AGGREGATED_ACCESS_FILE), opts.aggregated);
+  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans, servingCertificates: opts.serving, clientCertificates });
+  if (opts.aggregated.length) console.log(`[pki] client certificates and RBAC (${AGGREGATED_ACCESS_FILE}) of ${opts.aggregated.join(', ')}`);
   console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates, NATS certificates (${natsClients.join(', ')})`);
   if (opts.natsConfig) {
     const tls = { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert };

@@ -5,7 +5,10 @@
  * (KUBE_BOOTSTRAP_MANIFESTS). The Helm chart's `aggregatedApiservers` values carry the same rows (a test compares
  * the two). `npm run new-apiserver` adds a row above the marker.
  */
-import type { AggregatedServerAccess } from '@kube/apiserver';
+import { writeFile } from 'node:fs/promises';
+import { type AggregatedServerAccess, aggregatedServerRbac, aggregatedServerUser } from '@kube/apiserver';
+import type { ClientIdentity } from '@kube/pki';
+import { stringify } from 'yaml';
 
 export const LOCAL_AGGREGATED_SERVERS: readonly AggregatedServerAccess[] = [
   { component: 'sample-apiserver', service: 'wardle-server', apiService: 'v1alpha1.wardle.example.com' },
@@ -24,4 +27,15 @@ export function localAggregatedServer(component: string): AggregatedServerAccess
   const row = LOCAL_AGGREGATED_SERVERS.find((s) => s.component === component);
   if (!row) throw new Error(`${component} has no row in scripts/local-aggregated-servers.ts (its RBAC in the local stacks)`);
   return row;
+}
+
+/**
+ * Writes the RBAC of `components` to `file` (a manifest for core-api's KUBE_BOOTSTRAP_MANIFESTS) and answers the
+ * client certificate each needs (EnsurePkiOptions.clientCertificates).
+ */
+export async function writeAggregatedServerAccess(file: string, components: readonly string[]): Promise<Record<string, ClientIdentity>> {
+  const rows = components.map(localAggregatedServer);
+  const docs = rows.flatMap(aggregatedServerRbac).map((o) => stringify(o));
+  await writeFile(file, `# The RBAC of the local aggregated servers (scripts/local-aggregated-servers.ts).\n---\n${docs.join('---\n')}`, { mode: 0o644 });
+  return Object.fromEntries(rows.map((r) => [r.component, { user: aggregatedServerUser(r.component) }]));
 }

@@ -107,6 +107,10 @@ describe('new-apiserver output', () => {
     expect(launcher).toContain(`{ name: 'widgets-apiserver', main: 'dist/apps/widgets-apiserver/src/main.js', portEnv: 'KUBE_WIDGETS_APISERVER_PORT', defaultPort: ${highest + 1}, aggregated: true },`);
     expect(launcher).toContain(`{ name: 'policies-apiserver', main: 'dist/apps/policies-apiserver/src/main.js', portEnv: 'KUBE_POLICIES_APISERVER_PORT', defaultPort: ${highest + 2}, aggregated: true },`);
     expect(launcher.indexOf('policies-apiserver')).toBeLessThan(launcher.indexOf(MARKERS.launcher));
+    // Its own user's RBAC in the local stacks: a row of the access table, above the marker.
+    const access = readFileSync(join(root, WIRING_FILES.access), 'utf8');
+    expect(access).toContain("{ component: 'widgets-apiserver', service: 'widgets-apiserver', apiService: 'v1.widgets.acme.io' },");
+    expect(access.indexOf('widgets-apiserver')).toBeLessThan(access.indexOf(MARKERS.access));
     expect(readFileSync(join(root, 'apps', 'widgets-apiserver', 'src', 'main.ts'), 'utf8')).toContain(`defaultPort: ${highest + 1},`);
 
     const compose = parse(readFileSync(join(root, WIRING_FILES.compose), 'utf8'), { merge: true });
@@ -122,6 +126,11 @@ describe('new-apiserver output', () => {
     const bundle = (compose.services.pki.command as string[]).find((a) => a.startsWith('--bundle=widgets-apiserver='));
     expect(bundle).toContain('serving-widgets-apiserver.key');
     expect(bundle).not.toContain('ca.key');
+    // Its own client identity, not the admin's.
+    expect(bundle).toContain('client-widgets-apiserver.key');
+    expect(bundle).not.toContain('admin.key');
+    expect(compose.services.pki.command).toContain('--aggregated=widgets-apiserver');
+    expect(widgetsService.environment).toMatchObject({ KUBE_REGISTER_CERT_FILE: '/pki/client-widgets-apiserver.crt', KUBE_REGISTER_KEY_FILE: '/pki/client-widgets-apiserver.key' });
     expect(Object.keys(compose.volumes)).toContain('pki-widgets-apiserver');
     expect(Object.keys(compose.services).slice(-2)).toEqual(['widgets-apiserver', 'policies-apiserver']);
 
@@ -173,7 +182,7 @@ describe('new-apiserver output', () => {
     } finally {
       console.log = log;
     }
-    expect(logs.join('\n')).toMatch(/^Wired in \(port \d+\):\n  scripts\/start.ts\n  docker-compose.yml\n  deploy\/helm\/kube-ts\/values.yaml$/m);
+    expect(logs.join('\n')).toMatch(/^Wired in \(port \d+\):\n  scripts\/start.ts\n  scripts\/local-aggregated-servers.ts\n  docker-compose.yml\n  deploy\/helm\/kube-ts\/values.yaml$/m);
     expect(logs.join('\n')).toContain("{ name: 'gadgets-apiserver', main: 'dist/apps/gadgets-apiserver/src/main.js', portEnv: 'KUBE_GADGETS_APISERVER_PORT'");
     expect(logs.join('\n')).toContain('kubectl --kubeconfig .local/kubeconfig get gadgets -A');
     rmSync(join(root, 'apps', 'gadgets-apiserver'), { recursive: true });

@@ -1,6 +1,7 @@
 /**
  * Wires a scaffolded aggregated API server into the places that run it: the `npm start` launcher
- * (scripts/start.ts), docker-compose.yml (its own serving certificate, PKI volume and service) and the
+ * (scripts/start.ts) and the local stacks' access table (scripts/local-aggregated-servers.ts: its own user's
+ * RBAC), docker-compose.yml (its own serving certificate, PKI volume and service) and the
  * Helm chart's values (deploy/helm/kube-ts/values.yaml, `aggregatedApiservers`). Each file has a marker line
  * the new text goes above; edits are planned in memory first so that nothing is written when one cannot be made.
  */
@@ -24,12 +25,15 @@ export interface FileEdit {
 
 export const WIRING_FILES = {
   launcher: join('scripts', 'start.ts'),
+  access: join('scripts', 'local-aggregated-servers.ts'),
   compose: 'docker-compose.yml',
   helmValues: join('deploy', 'helm', 'kube-ts', 'values.yaml'),
 } as const;
 
 export const MARKERS = {
   launcher: '// new-apiserver: rows of scaffolded servers go above this line.',
+  access: '// new-apiserver: access rows of scaffolded servers go above this line.',
+  composeIdentities: '# new-apiserver: identities of scaffolded servers go above this line.',
   composeServing: '# new-apiserver: serving certificates of scaffolded servers go above this line.',
   composeBundles: '# new-apiserver: bundles of scaffolded servers go above this line.',
   composePkiMounts: '# new-apiserver: volumes of scaffolded servers go above this line.',
@@ -70,8 +74,8 @@ function composeService(s: WiredServer): string {
       KUBE_TLS_PRIVATE_KEY_FILE: /pki/serving-${s.app}.key
       KUBE_SERVING_CA_FILE: /pki/ca.crt
       KUBE_REGISTER_URL: https://aggregator:6443
-      KUBE_REGISTER_CERT_FILE: /pki/admin.crt
-      KUBE_REGISTER_KEY_FILE: /pki/admin.key
+      KUBE_REGISTER_CERT_FILE: /pki/client-${s.app}.crt
+      KUBE_REGISTER_KEY_FILE: /pki/client-${s.app}.key
       KUBE_REGISTER_CA_FILE: /pki/ca.crt
     healthcheck:
       <<: *healthcheck-timing
@@ -83,6 +87,11 @@ function composeService(s: WiredServer): string {
       aggregator: {condition: service_healthy}
 
 `;
+}
+
+/** Its row in the local stacks' access table: it registers its own Service (named like the app) and APIService. */
+export function accessRow(s: WiredServer): string {
+  return `{ component: '${s.app}', service: '${s.app}', apiService: '${s.version}.${s.group}' },`;
 }
 
 function helmEntry(s: WiredServer): string {
@@ -115,11 +124,13 @@ export async function planWiring(root: string, s: WiredServer): Promise<FileEdit
     if (original !== undefined) edits.push({ path, original, content: change(original) });
   };
   await edit(WIRING_FILES.launcher, (src) => insertAbove(src, MARKERS.launcher, `  ${launcherRow(s)}\n`, WIRING_FILES.launcher));
+  await edit(WIRING_FILES.access, (src) => insertAbove(src, MARKERS.access, `  ${accessRow(s)}\n`, WIRING_FILES.access));
   await edit(WIRING_FILES.compose, (src) => {
     // Its own serving certificate and PKI volume, holding only what it needs (docker-compose.yml, least privilege).
-    const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', 'admin.crt', 'admin.key'];
+    const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', `client-${s.app}.crt`, `client-${s.app}.key`];
     const inserts: Array<[string, string]> = [
       [MARKERS.composeServing, `      - --serving=${s.app}=${s.app},${s.app}.default.svc\n`],
+      [MARKERS.composeIdentities, `      - --aggregated=${s.app}\n`],
       [MARKERS.composeBundles, `      - --bundle=${s.app}=${files.join(',')}\n`],
       [MARKERS.composePkiMounts, `      - pki-${s.app}:/bundles/${s.app}\n`],
       [MARKERS.composeVolumes, `  pki-${s.app}:\n`],

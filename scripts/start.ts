@@ -10,13 +10,11 @@ import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { aggregatedServerRbac, aggregatedServerUser } from '@kube/apiserver';
 import { type ClientIdentity, clientCertPaths, ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
-import { stringify as stringifyYaml } from 'yaml';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
-import { localAggregatedServer } from './local-aggregated-servers';
+import { writeAggregatedServerAccess } from './local-aggregated-servers';
 
 /** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
 interface ApiServiceSpec {
@@ -290,12 +288,9 @@ function aggregatedServerEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPath
 const BOOTSTRAP_MANIFESTS = join(LOCAL, 'bootstrap-manifests');
 
 /** Each aggregated server's own client certificate, and the RBAC core-api grants its user. */
-async function writeAggregatedServerAccess(): Promise<Record<string, ClientIdentity>> {
-  const servers = API_SERVICES.filter((s) => s.aggregated).map((s) => localAggregatedServer(s.name));
+async function aggregatedServerAccess(): Promise<Record<string, ClientIdentity>> {
   await mkdir(BOOTSTRAP_MANIFESTS, { recursive: true, mode: 0o700 });
-  const docs = servers.flatMap(aggregatedServerRbac).map((o) => stringifyYaml(o));
-  await writeFile(join(BOOTSTRAP_MANIFESTS, 'aggregated-apiservers.yaml'), `# Written by npm start from scripts/local-aggregated-servers.ts.\n---\n${docs.join('---\n')}`);
-  return Object.fromEntries(servers.map((s) => [s.component, { user: aggregatedServerUser(s.component) }]));
+  return writeAggregatedServerAccess(join(BOOTSTRAP_MANIFESTS, 'aggregated-apiservers.yaml'), API_SERVICES.filter((s) => s.aggregated).map((s) => s.name));
 }
 
 /** Every service learns where the others listen, e.g. KUBE_CORE_API_URL, so an aggregator can find its backends. */
@@ -544,7 +539,7 @@ async function main(): Promise<void> {
 
   log(`preparing certificates in ${displayPath(join(LOCAL, 'pki'))}`);
   await mkdir(LOCAL, { recursive: true });
-  const clientCertificates = await writeAggregatedServerAccess();
+  const clientCertificates = await aggregatedServerAccess();
   const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates });
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
+import { clientCertPaths, natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES } from '@kube/registration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -85,7 +85,8 @@ const EXTRA_KEYS: Record<string, readonly string[]> = {
   'controller-manager': ['controller-manager.key', 'ca.key'],
   nats: ['nats-server.key'],
 };
-const REGISTERS_WITH_ADMIN = (s: ComposeService): boolean => env(s).KUBE_REGISTER_KEY_FILE === '/pki/admin.key';
+/** The aggregated servers the pki one-shot gives a client identity and RBAC of their own (--aggregated=NAME). */
+const aggregatedIdentities = (pki: ComposeService): string[] => (pki.command ?? []).filter((a) => a.startsWith('--aggregated=')).map((a) => a.slice('--aggregated='.length));
 
 describe('docker-compose.yml', () => {
   if (!hasDockerCompose) {
@@ -122,8 +123,8 @@ describe('docker-compose.yml', () => {
         // The one-shot writes that volume from this service's bundle.
         expect(volumeTargets(rendered.services.pki).get(`/bundles/${name}`), name).toBe(`pki-${name}`);
         const keys = (bundles.get(name) ?? []).filter((f) => f.endsWith('.key'));
-        const own = [basename(servingCertPaths({ dir: '/pki' }, name).key), basename(natsClientPaths({ dir: '/pki' }, name).key)];
-        const allowed = new Set([...own, ...(EXTRA_KEYS[name] ?? []), ...(REGISTERS_WITH_ADMIN(s) ? ['admin.key'] : [])]);
+        const own = [basename(servingCertPaths({ dir: '/pki' }, name).key), basename(natsClientPaths({ dir: '/pki' }, name).key), basename(clientCertPaths({ dir: '/pki' }, name).key)];
+        const allowed = new Set([...own, ...(EXTRA_KEYS[name] ?? [])]);
         expect(keys.filter((k) => !allowed.has(k)), `${name} holds keys that are not its own`).toEqual([]);
         expect(keys.length, name).toBeGreaterThan(0);
       }
@@ -133,6 +134,9 @@ describe('docker-compose.yml', () => {
       expect(holders('sa.key')).toEqual(['core-api']);
       for (const key of ['front-proxy-ca.key', 'nats-ca.key', 'apiserver.key']) expect(holders(key), key).toEqual([]);
       expect(holders('front-proxy-client.key')).toEqual(['aggregator']);
+      // Nobody is the admin: the aggregated servers have identities of their own.
+      expect(holders('admin.key')).toEqual([]);
+      expect(aggregatedIdentities(rendered.services.pki).sort()).toEqual(API_SERVICES.filter((n) => env(rendered.services[n]).KUBE_REGISTER_URL).sort());
       for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) expect(holders(basename(natsClientPaths({ dir: '/pki' }, name).key))).toEqual([name]);
     });
   }
@@ -273,6 +277,9 @@ describe('docker-compose.yml', () => {
     for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) for (const p of Object.values(natsClientPaths({ dir: '/pki' }, name))) written.add(basename(p));
     for (const name of pkiLists(compose.services.pki, 'serving').keys()) for (const p of Object.values(servingCertPaths({ dir: '/pki' }, name))) written.add(basename(p));
     for (const arg of compose.services.pki.command ?? []) if (arg.startsWith('--nats-config=/pki/')) written.add(basename(arg));
+    // The aggregated servers' own client certificates, and their RBAC for core-api.
+    for (const name of aggregatedIdentities(compose.services.pki)) for (const p of Object.values(clientCertPaths({ dir: '/pki' }, name))) written.add(basename(p));
+    if (aggregatedIdentities(compose.services.pki).length) written.add('aggregated-apiservers.yaml');
     const bundles = pkiLists(compose.services.pki, 'bundle');
     for (const [service, files] of bundles) for (const file of files) expect(written.has(file), `${service}: ${file} is not a file the pki one-shot writes`).toBe(true);
     for (const [name, s] of Object.entries(compose.services)) {
