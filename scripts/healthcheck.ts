@@ -1,19 +1,19 @@
 /**
- * `node dist/scripts/healthcheck.js [--ca FILE] [--cert FILE --key FILE] [--timeout-ms N] URL`
+ * `node dist/scripts/healthcheck.js [--ca FILE | --insecure-skip-tls-verify] [--cert FILE --key FILE] [--timeout-ms N] URL`
  *
  * A container health probe for images without curl: GET URL (https, or http) and exit 0 on a 2xx answer,
  * 1 otherwise, printing the status and body (e.g. the failed checks of /readyz?verbose) to stderr.
  *
  * /healthz, /livez and /readyz answer anonymous callers (as kube's system:public-info-viewer allows), so the
- * client certificate is optional; pass one to probe an authenticated path. Without --ca the server certificate
- * is not verified (the probe targets its own container's loopback, so it checks liveness, not identity).
+ * client certificate is optional; pass one to probe an authenticated path. The server certificate is verified,
+ * against --ca (or the system CAs without it), unless --insecure-skip-tls-verify says otherwise, as kubectl's.
  */
 import { readFileSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { get as httpsGet, type RequestOptions } from 'node:https';
 import { parseArgs } from 'node:util';
 
-const USAGE = 'usage: healthcheck [--ca FILE] [--cert FILE --key FILE] [--timeout-ms N] URL';
+const USAGE = 'usage: healthcheck [--ca FILE | --insecure-skip-tls-verify] [--cert FILE --key FILE] [--timeout-ms N] URL';
 
 function main(): void {
   const { values, positionals } = parseArgs({
@@ -23,9 +23,10 @@ function main(): void {
       cert: { type: 'string' },
       key: { type: 'string' },
       'timeout-ms': { type: 'string', default: '3000' },
+      'insecure-skip-tls-verify': { type: 'boolean', default: false },
     },
   });
-  if (positionals.length !== 1 || Boolean(values.cert) !== Boolean(values.key)) fail(USAGE);
+  if (positionals.length !== 1 || Boolean(values.cert) !== Boolean(values.key) || (values.ca && values['insecure-skip-tls-verify'])) fail(USAGE);
   const url = new URL(positionals[0]);
   const timeout = Number(values['timeout-ms']);
   const read = (path: string | undefined): string | undefined => (path ? readFileSync(path, 'utf8') : undefined);
@@ -33,7 +34,7 @@ function main(): void {
     ca: read(values.ca),
     cert: read(values.cert),
     key: read(values.key),
-    rejectUnauthorized: values.ca !== undefined,
+    rejectUnauthorized: !values['insecure-skip-tls-verify'],
   };
   const get = url.protocol === 'http:' ? httpGet : httpsGet;
   const req = get(url, { ...(url.protocol === 'https:' ? tls : {}), agent: false, timeout }, (res) => {

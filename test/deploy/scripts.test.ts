@@ -149,4 +149,16 @@ describe('healthcheck', () => {
     expect(closed.code).toBe(1);
     expect(closed.stderr).toMatch(/ECONNREFUSED/);
   });
+
+  it('verifies the server certificate unless told not to', async () => {
+    readyStatus = 200;
+    const client = [`--cert=${join(pki, 'admin.crt')}`, `--key=${join(pki, 'admin.key')}`];
+    // No --ca: the system CAs, which did not sign our server.
+    const unverified = await run(HEALTHCHECK, [...client, `${base}/readyz`]);
+    expect(unverified.code).toBe(1);
+    expect(unverified.stderr).toMatch(/self[- ]signed|unable to verify|certificate/i);
+    const skipped = await run(HEALTHCHECK, ['--insecure-skip-tls-verify', ...client, `${base}/readyz`]);
+    expect(skipped.stderr).toBe('');
+    expect(skipped.code).toBe(0);
+  });
 });
