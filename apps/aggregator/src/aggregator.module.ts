@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { FlowControl, GenericApiServer, HealthChecks, flowSchemasFromInformers, informerProviders } from '@kube/apiserver';
+import { FlowControl, GenericApiServer, HealthChecks, flowSchemasFromInformers, informerProviders, storageFor } from '@kube/apiserver';
 import { SharedInformerFactory } from '@kube/client';
 import { authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
 import { hostname } from 'node:os';
@@ -74,7 +74,7 @@ export class AggregatorModule {
       imports: [RegistrationModule.forRoot({ natsUrl: config.server.natsUrl, tls: config.server.natsTls, name: 'aggregator', registry: { ownership: config.groupOwnership } })],
       providers: [
         { provide: AGGREGATOR_CONFIG, useValue: config },
-        { provide: Storage, useFactory: () => new Storage({ endpoints: config.server.etcdEndpoints, tls: config.server.etcdTls }) },
+        { provide: Storage, useFactory: () => storageFor(config.server) },
         {
           provide: GenericApiServer,
           useFactory: (storage: Storage) => {

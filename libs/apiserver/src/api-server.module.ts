@@ -7,7 +7,7 @@ import { GenericApiServer } from './api-server';
 import type { Authorizer } from './authorization/authorizer';
 import { AUTHORIZER } from './authorization/authorizer.token';
 import type { AdmissionPlugin, ResourceDefinition } from './resource.definition';
-import type { ServerConfig } from './server.config';
+import { type ServerConfig, storageFor } from './server.config';
 import { ServedGroupVersionsAnnouncer } from './registration.announce';
 import { HealthChecks } from './health.checks';
 import { informerProviders } from './informers.providers';
@@ -111,7 +111,7 @@ export class ApiServerModule {
       imports: [RegistrationModule.forRoot({ natsUrl: options.config.natsUrl, tls: options.config.natsTls, name: options.config.server.component, announce: true })],
       providers: [
         { provide: SERVER_CONFIG, useValue: options.config },
-        { provide: Storage, useFactory: () => new Storage({ endpoints: options.config.etcdEndpoints, tls: options.config.etcdTls }) },
+        { provide: Storage, useFactory: () => storageFor(options.config) },
         listProvider(API_SERVER_RESOURCES, options.resources),
         listProvider(ADMISSION_PLUGINS, options.admission),
         ...(options.providers ?? []),

@@ -6,7 +6,7 @@ export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.ch
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';
 export { retrying } from './retrying';
 export { EXTENSION_APISERVER_AUTHENTICATION, extensionApiserverAuthenticationData, requestHeaderFromConfigMap } from './authentication.configmap';
-export { serverConfigFromEnv, etcdTlsFromEnv, natsTlsFromEnv, parseTokenFile, serviceAccountOptionsFromEnv, type ServerConfig } from './server.config';
+export { serverConfigFromEnv, etcdTlsFromEnv, natsTlsFromEnv, parseTokenFile, serviceAccountOptionsFromEnv, storageFor, type ServerConfig } from './server.config';
 export { ObjectFilter } from './object.filter';
 export { formatTimestamp, nowTimestamp } from './object-meta';
 export { DiscoveryDocuments, storageVersionHash } from './discovery';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ApiServerOptions } from './api-server';
-import type { EtcdTls } from '@kube/storage';
+import { type EtcdTls, parseGoDuration, Storage } from '@kube/storage';
+import { Logger } from '@nestjs/common';
 import type { RegistrationNatsTls } from '@kube/registration';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
@@ -11,6 +12,8 @@ export interface ServerConfig {
   etcdEndpoints: string[];
   /** KUBE_ETCD_CAFILE / KUBE_ETCD_CERTFILE / KUBE_ETCD_KEYFILE (kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile). */
   etcdTls?: EtcdTls;
+  /** KUBE_ETCD_COMPACTION_INTERVAL (kube's --etcd-compaction-interval, default 5m; 0 never compacts). */
+  etcdCompactionIntervalMs?: number;
   natsUrl?: string;
   /** KUBE_NATS_CA_FILE / KUBE_NATS_CERT_FILE / KUBE_NATS_KEY_FILE: TLS to nats-server and this service's NATS identity. */
   natsTls?: RegistrationNatsTls;
@@ -88,6 +91,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
   return {
     etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
     etcdTls: etcdTlsFromEnv(),
+    etcdCompactionIntervalMs: parseGoDuration(env('KUBE_ETCD_COMPACTION_INTERVAL', '5m')),
     natsUrl: process.env.KUBE_NATS_URL || undefined,
     natsTls: natsTlsFromEnv(),
     servingCAPem: readOptional(process.env.KUBE_SERVING_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE),
@@ -112,4 +116,10 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
     },
   };
+}
+
+/** The process's etcd storage as the config says: endpoints, TLS, and kube's periodic compaction. */
+export function storageFor(config: Pick<ServerConfig, 'etcdEndpoints' | 'etcdTls' | 'etcdCompactionIntervalMs'>): Storage {
+  const logger = new Logger('Compactor');
+  return new Storage({ endpoints: config.etcdEndpoints, tls: config.etcdTls, compactionIntervalMs: config.etcdCompactionIntervalMs, log: (m) => logger.log(m) });
 }

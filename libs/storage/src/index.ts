@@ -1,4 +1,5 @@
 export { Storage, type StorageOptions } from './storage';
+export { COMPACT_REV_KEY, type CompactionStep, Compactor, parseGoDuration } from './compactor';
 export {
   checkPreconditions,
   type CreateOptions,

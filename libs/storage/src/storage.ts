@@ -1,3 +1,4 @@
+import { Compactor } from './compactor';
 import type { GroupResource } from '@kube/apimachinery';
 import { Cacher } from './cacher';
 import { EtcdClient, type EtcdTls } from './etcd.client';
@@ -13,6 +14,10 @@ export interface StorageOptions extends WatchCacheOptions {
   tls?: EtcdTls;
   /** Serve reads and watches from a watch cache per resource (kube's --watch-cache). Default true. */
   watchCache?: boolean;
+  /** Compact etcd every this many ms, coordinated with the other servers (Compactor; kube's --etcd-compaction-interval). Default 0: never. */
+  compactionIntervalMs?: number;
+  /** Where the compactor reports compactions and failures. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -24,11 +29,14 @@ export class Storage {
   private readonly registry: RegistryWatch;
   private readonly leases: LeaseManager;
   private readonly stores = new Map<string, StorageInterface>();
+  private readonly compactor: Compactor;
 
   constructor(private readonly options: StorageOptions) {
     this.client = new EtcdClient({ endpoints: options.endpoints, tls: options.tls });
     this.registry = new RegistryWatch(this.client);
     this.leases = new LeaseManager(this.client);
+    this.compactor = new Compactor(this.client, options.compactionIntervalMs ?? 0, options.log);
+    this.compactor.start();
   }
 
   /** The storage of a resource kept under /registry/<storagePrefix>/ (one per prefix, shared by its users). */
@@ -77,6 +85,7 @@ export class Storage {
   }
 
   async close(): Promise<void> {
+    await this.compactor.stop();
     await this.registry.stop();
     this.client.close();
   }
