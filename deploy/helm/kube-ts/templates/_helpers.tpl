@@ -181,6 +181,8 @@ Takes the component dict; `values` must have `port`.
 {{- define "kube-ts.apiserverEnv" -}}
 - name: KUBE_ETCD_ENDPOINTS
   value: {{ include "kube-ts.etcdEndpoints" .root | quote }}
+- name: KUBE_ETCD_COMPACTION_INTERVAL
+  value: {{ .root.Values.etcd.compactionInterval | quote }}
 - name: KUBE_NATS_URL
   value: {{ include "kube-ts.natsUrl" .root | quote }}
 - name: KUBE_BIND_ADDRESS
