@@ -1,10 +1,12 @@
 /**
  * The two scripts the containers run besides the apps: dist/scripts/generate-pki.js (compose's one-shot `pki`
- * service) and dist/scripts/healthcheck.js (every API container's probe). They run compiled, as in the image.
+ * service) and dist/scripts/healthcheck.js (every API container's probe). They run compiled, from a copy of the
+ * image's /app as the Dockerfile lays it out (dist/apps, dist/libs and only the scripts it copies), so a script that
+ * needs a file the image lacks fails here and not first in a container.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,13 +17,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './deploy.helpers';
 
-const GENERATE_PKI = join(ROOT, 'dist/scripts/generate-pki.js');
-const HEALTHCHECK = join(ROOT, 'dist/scripts/healthcheck.js');
+/** The dist/scripts files the Dockerfile's runtime stage copies into the image. */
+function imageScripts(dockerfile: string): string[] {
+  const line = dockerfile.split('\n').find((l) => /^COPY --from=build .*\.\/dist\/scripts\/\s*$/.test(l));
+  if (!line) throw new Error('the Dockerfile copies no dist/scripts files into the image');
+  return line.split(/\s+/).filter((w) => w.startsWith('/src/dist/scripts/')).map((w) => w.slice('/src/dist/scripts/'.length));
+}
+
+/** /app as the image holds it: the compiled apps and libs, node_modules and only the scripts the Dockerfile copies. */
+const APP = tempDir('image-app');
+const GENERATE_PKI = join(APP, 'dist/scripts/generate-pki.js');
+const HEALTHCHECK = join(APP, 'dist/scripts/healthcheck.js');
+
+beforeAll(async () => {
+  const scripts = imageScripts(await readFile(join(ROOT, 'Dockerfile'), 'utf8'));
+  expect(scripts).toEqual(expect.arrayContaining(['generate-pki.js', 'healthcheck.js']));
+  await mkdir(join(APP, 'dist/scripts'), { recursive: true });
+  for (const dir of ['dist/apps', 'dist/libs', 'node_modules']) await symlink(join(ROOT, dir), join(APP, dir), 'dir');
+  // Copied, not linked: Node resolves a linked script's imports beside its target, where every script is.
+  for (const script of scripts) await copyFile(join(ROOT, 'dist/scripts', script), join(APP, 'dist/scripts', script));
+});
 
 function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` (npm test does it first)`);
+  // cwd is the image's working directory, /app.
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [script, ...args], { cwd: APP });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));
