@@ -110,6 +110,23 @@ describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (versi
     expect(await gone(`/api/v1/namespaces/${ns}/configmaps/cr-a`)).toBe(true);
   });
 
+  it('collects the dependents of custom resources that went with their CRD', async () => {
+    const crd = { ...WIDGETS_CRD, metadata: { name: 'gadgets.gone.example.com' }, spec: { ...WIDGETS_CRD.spec, group: 'gone.example.com', names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' } } };
+    await ok(['apply', '-f', '-'], JSON.stringify(crd));
+    await ok(['wait', '--for=condition=Established', 'crd/gadgets.gone.example.com', '--timeout=30s']);
+    const owners = [];
+    for (const name of ['g1', 'g2']) {
+      await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'gone.example.com/v1', kind: 'Gadget', metadata: { name, namespace: ns } }));
+      const { body } = await get(`/apis/gone.example.com/v1/namespaces/${ns}/gadgets/${name}`);
+      owners.push({ apiVersion: 'gone.example.com/v1', kind: 'Gadget', name, uid: body.metadata.uid });
+    }
+    for (const [i, owner] of owners.entries()) await ok(['create', '-f', '-'], owned(`of-gadget-${i}`, ns, owner));
+    // The collector must know them before the CRD goes (its informer on gadgets has seen both owners).
+    expect((await get(`/api/v1/namespaces/${ns}/configmaps/of-gadget-0`)).status).toBe(200);
+    await ok(['delete', 'crd', 'gadgets.gone.example.com']);
+    for (const i of [0, 1]) expect(await gone(`/api/v1/namespaces/${ns}/configmaps/of-gadget-${i}`)).toBe(true);
+  });
+
   it('keeps a cluster-scoped dependent of a namespaced owner and reports OwnerRefInvalidNamespace', async () => {
     const owner = await ownerCm('ns-owner');
     await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `gc-invalid-${ns}`, ownerReferences: [owner] }, rules: [] }));

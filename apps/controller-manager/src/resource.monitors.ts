@@ -15,6 +15,12 @@ export interface ResourceMonitorsOptions {
   include?(resource: DiscoveredResource): boolean;
   /** The handler added to the informer of every newly watched resource. */
   handler(monitor: ResourceMonitor): ResourceEventHandler;
+  /**
+   * A resource is no longer served (its CRD or APIService went): called before its informer stops, with the
+   * objects still in its cache. Its last deletions may never reach the informer (the watch ends with the resource,
+   * and a relist answers 404), so whoever keeps state per object forgets them here.
+   */
+  removed?(monitor: ResourceMonitor): void;
 }
 
 const grKey = (gr: GroupResource): string => `${gr.resource}.${gr.group}`;
@@ -68,6 +74,7 @@ export class ResourceMonitors {
     for (const [key, m] of this.monitors) {
       if (wanted.has(key)) continue;
       this.monitors.delete(key);
+      this.options.removed?.(m);
       this.ctx.informers.remove(m.resource);
     }
     let added = false;

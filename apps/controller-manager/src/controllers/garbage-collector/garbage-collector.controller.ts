@@ -49,6 +49,11 @@ export class GarbageCollector implements ManagedController {
       verbs: ['list', 'watch', 'delete'],
       include: (r) => !IGNORED.has(`${r.resource}.${r.group}`),
       handler: (monitor) => this.graphHandler(monitor),
+      // As if the objects' deletions had been observed: their nodes go and their dependents are looked at (each
+      // owner is then checked with a live GET, so a resource that comes back loses nothing).
+      removed: (monitor) => {
+        for (const obj of monitor.informer.lister.list()) this.graph.remove(obj);
+      },
     });
   }
 
