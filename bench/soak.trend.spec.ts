@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { afterWarmup, fdsTrend, leastSquaresSlope, rssTrend, type SoakSample } from './soak.trend';
+import { afterWarmup, fdsTrend, floorPoints, leastSquaresSlope, rssTrend, type SoakSample } from './soak.trend';
 
 const samples = (rss: (t: number) => number, fds: (t: number) => number, seconds = 1800, every = 10): SoakSample[] =>
   Array.from({ length: seconds / every + 1 }, (_, i) => ({ t: i * every, rssMiB: rss(i * every), fds: fds(i * every) }));
@@ -16,6 +16,19 @@ describe('soak trend', () => {
     const s = samples((t) => 120 + ((t / 10) % 6) * 8, (t) => 40 + ((t / 10) % 3));
     expect(rssTrend(s).verdict).toBe('FLAT');
     expect(fdsTrend(s).verdict).toBe('FLAT');
+  });
+
+  it('fits RSS through its floor: late tall teeth over a level floor are flat, a floor rising under the teeth is growing', () => {
+    expect(floorPoints([[0, 5], [60, 3], [119, 4], [120, 9], [200, 8], [239, 12], [240, 1]], 120)).toEqual([[60, 3], [200, 8], [240, 1]]);
+    // Collections every 2.5 min back to 250 MiB, with teeth of 60 MiB early and 190 MiB late (core-api in a soak):
+    // a line through every sample climbs past the tolerance, the floor does not move.
+    const teeth = (t: number): number => 250 + ((t % 150) / 150) * (t < 900 ? 60 : 190);
+    expect(leastSquaresSlope(samples(teeth, () => 40).map((s) => [s.t, s.rssMiB] as const)) * 1800).toBeGreaterThan(35);
+    expect(rssTrend(samples(teeth, () => 40)).verdict).toBe('FLAT');
+    // The same teeth over a floor that gains 1 MiB a minute.
+    const r = rssTrend(samples((t) => teeth(t) + t / 60, () => 40));
+    expect(r.verdict).toBe('GROWING');
+    expect(r.slopePerHour).toBeGreaterThan(50);
   });
 
   it('calls a steady climb growing, with its slope per hour', () => {

@@ -1,7 +1,10 @@
 /**
- * The soak's judgement: a least-squares line through a process's samples after the warm-up, and whether the
- * growth it projects over the measured window stays within a tolerance. A leak is a steady climb; garbage
- * collection and socket churn are noise around a flat line, which a fitted slope averages out.
+ * The soak's judgement: a least-squares line after the warm-up, and whether the growth it projects over the
+ * measured window stays within a tolerance. For descriptors the line goes through every sample. RSS of a
+ * garbage-collected process is a sawtooth whose teeth come at irregular times and heights (a major collection
+ * every few minutes under churn), which can tilt a line through every sample by more than the tolerance in
+ * either direction; what a leak lifts is the floor the collector gets back to, so RSS is fitted through the
+ * lowest sample of each FLOOR_WINDOW_SECONDS.
  */
 
 export interface SoakSample {
@@ -27,6 +30,8 @@ export const RSS_TOLERANCE_MIB = 16;
 export const RSS_TOLERANCE_FRACTION = 0.1;
 /** Open file descriptors may grow by this many over the window (sockets of in-flight requests come and go). */
 export const FDS_TOLERANCE = 8;
+/** RSS is fitted through the minimum of each window this long (several collections of a busy process). */
+export const FLOOR_WINDOW_SECONDS = 120;
 
 /** Slope of the least-squares line through (x, y), per unit of x; 0 with fewer than two distinct x. */
 export function leastSquaresSlope(points: ReadonlyArray<readonly [number, number]>): number {
@@ -56,11 +61,26 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-function trend(points: ReadonlyArray<readonly [number, number]>, tolerance: number): Trend {
+function trend(points: ReadonlyArray<readonly [number, number]>, tolerance: number, window = span(points)): Trend {
   const slopePerSecond = leastSquaresSlope(points);
-  const window = points.length ? points[points.length - 1][0] - points[0][0] : 0;
   const growthOverWindow = slopePerSecond * window;
   return { slopePerHour: slopePerSecond * 3600, growthOverWindow, tolerance, verdict: growthOverWindow > tolerance ? 'GROWING' : 'FLAT' };
+}
+
+function span(points: ReadonlyArray<readonly [number, number]>): number {
+  return points.length ? points[points.length - 1][0] - points[0][0] : 0;
+}
+
+/** The lowest point of each `windowSeconds`, counted from the first point. */
+export function floorPoints(points: ReadonlyArray<readonly [number, number]>, windowSeconds: number): Array<readonly [number, number]> {
+  const lowest = new Map<number, readonly [number, number]>();
+  const start = points.length ? points[0][0] : 0;
+  for (const p of points) {
+    const w = Math.floor((p[0] - start) / windowSeconds);
+    const low = lowest.get(w);
+    if (!low || p[1] < low[1]) lowest.set(w, p);
+  }
+  return [...lowest.values()];
 }
 
 /** The samples taken after `warmupSeconds`: start-up, cache fills and JIT settle before a leak can be told from them. */
@@ -70,7 +90,8 @@ export function afterWarmup(samples: readonly SoakSample[], warmupSeconds: numbe
 
 export function rssTrend(samples: readonly SoakSample[]): Trend {
   const tolerance = Math.max(RSS_TOLERANCE_MIB, RSS_TOLERANCE_FRACTION * median(samples.map((s) => s.rssMiB)));
-  return trend(samples.map((s) => [s.t, s.rssMiB] as const), tolerance);
+  const points = samples.map((s) => [s.t, s.rssMiB] as const);
+  return trend(floorPoints(points, FLOOR_WINDOW_SECONDS), tolerance, span(points));
 }
 
 export function fdsTrend(samples: readonly SoakSample[]): Trend {

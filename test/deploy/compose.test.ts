@@ -162,6 +162,8 @@ describe('docker-compose.yml', () => {
     const etcd = compose.services.etcd.command?.join(' ') ?? '';
     expect(etcd).toMatch(/--auto-compaction-mode=\w+/);
     expect(etcd).toMatch(/--auto-compaction-retention=\S+/);
+    // kubeadm's raft snapshot interval: etcd 3.5's default keeps 100,000 entries in memory.
+    expect(etcd).toContain('--snapshot-count=10000');
     const nats = compose.services.nats.command ?? [];
     expect(nats).toContain('-js');
     expect(nats.join(' ')).toMatch(/-m 8222\b/);

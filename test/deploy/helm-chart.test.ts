@@ -324,6 +324,21 @@ describe('helm lint and helm template', () => {
     expect(caKeyMounts(workloads('--set', 'controllerManager.clusterSigning.enabled=false'))).toEqual([]);
   });
 
+  it('runs the bundled etcd with kubeadm\'s snapshot count unless told otherwise', () => {
+    type Obj = { kind: string; metadata: { name: string }; spec: { template: { spec: { containers: Array<{ name: string; command?: string[]; args?: string[] }> } } } };
+    const etcdFlags = (...args: string[]): string[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      const etcd = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'StatefulSet' && d.metadata.name.endsWith('-etcd'));
+      const container = etcd?.spec.template.spec.containers.find((c) => c.name === 'etcd');
+      return [...(container?.command ?? []), ...(container?.args ?? [])];
+    };
+    expect(etcdFlags()).toContain('--snapshot-count=10000');
+    expect(etcdFlags('--set', 'etcd.bundled.snapshotCount=5000')).toContain('--snapshot-count=5000');
+    const refused = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'etcd.bundled.snapshotCount=0'], { encoding: 'utf8' });
+    expect(refused.status).not.toBe(0);
+  });
+
   it('renders aggregator.auditPolicy into a policy the front door parses, mounted where KUBE_AUDIT_POLICY_FILE points', () => {
     const values = join(tempDir('audit-values'), 'values.yaml');
     writeFileSync(values, 'aggregator:\n  auditPolicy:\n    omitStages: [RequestReceived]\n    rules:\n      - {level: None, nonResourceURLs: ["/readyz*"]}\n      - {level: RequestResponse, resources: [{group: "", resources: [configmaps]}]}\n      - {level: Metadata}\n');
