@@ -56,6 +56,16 @@ export function warmupSeconds(seconds: number): number {
   return Math.min(1, seconds / 4);
 }
 
+/**
+ * How long a freshly started server needs under load before its CPU per request settles (V8 compiling the hot
+ * paths, on the same two cores): a new extensions' CPU per CR create fell from 2,900 µs in its first second to
+ * about 750 µs by the sixth, and core-api's per configmap create from 2,200 to about 700 µs by the fifth.
+ * Figures comparing steady states warm each side this long first: 5 s, 2 s for `--quick`.
+ */
+export function settleSeconds(seconds: number): number {
+  return Math.min(5, Math.max(2, seconds));
+}
+
 /** Runs `concurrency` loops of `next()` for `seconds`, measuring throughput and latency. */
 export async function runLoad(concurrency: number, seconds: number, next: (i: number) => Promise<boolean>): Promise<LoadResult> {
   const latencies: number[] = [];
