@@ -1,7 +1,7 @@
 import { validateStructuralSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { nowTimestamp } from '@kube/apiserver';
-import type { CustomResourceDefinition, CustomResourceDefinitionCondition } from '../crd/crd.types';
+import { setCondition, type CustomResourceDefinition, type CustomResourceDefinitionCondition } from '../crd/crd.types';
 import { checkNames } from './crd-names';
 
 export { CUSTOM_RESOURCE_CLEANUP_FINALIZER as CLEANUP_FINALIZER } from '../crd/crd.types';
@@ -13,11 +13,16 @@ function condition(type: string, status: 'True' | 'False', reason: string, messa
   return { type, status, reason, message, lastTransitionTime: nowTimestamp() };
 }
 
-/** Sets a condition, keeping lastTransitionTime when the status does not change (kube's SetCRDCondition). */
+/**
+ * `conditions` with `next` set by kube's SetCRDCondition (setCondition): in place, lastTransitionTime kept while
+ * the status holds. In place matters: appending made every pass reorder the conditions, so each new CRD got a
+ * second, empty status write (one more etcd commit between the CRD and its first custom resource).
+ */
 export function withCondition(conditions: readonly Condition[], next: Condition): Condition[] {
-  const old = conditions.find((c) => c.type === next.type);
-  const merged = old && old.status === next.status ? { ...next, lastTransitionTime: old.lastTransitionTime } : next;
-  return [...conditions.filter((c) => c.type !== next.type), merged];
+  const holder = { status: { conditions: conditions.map((c) => ({ ...c })) } } as unknown as CustomResourceDefinition;
+  const { lastTransitionTime, ...rest } = next;
+  setCondition(holder, rest, lastTransitionTime ? Date.parse(lastTransitionTime) : Date.now());
+  return holder.status?.conditions ?? [];
 }
 
 export function withoutCondition(conditions: readonly Condition[], type: string): Condition[] {
