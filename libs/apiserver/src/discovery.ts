@@ -83,11 +83,14 @@ interface GroupEntry {
 }
 
 /**
- * Every discovery document of one server, computed once per resource set (with its ETag) so discovery
- * requests cost a map lookup: /api, /apis, /apis/<g>, /api/v1, /apis/<g>/<v>, and aggregated discovery.
+ * Every discovery document of one server, each built (JSON and ETag) the first time it is asked for after a
+ * change of the resource set, then served from memory. Built on demand, not on every change: with 1,000 CRDs a
+ * change used to re-encode and hash some 2,000 documents, and CRD churn makes many changes a second.
+ * /api, /apis, /apis/<g>, /api/v1, /apis/<g>/<v>, and aggregated discovery.
  */
 export class DiscoveryDocuments {
   private docs = new Map<string, CachedDocument>();
+  private builders = new Map<string, () => CachedDocument>();
   private groupOrder: string[] = [];
 
   constructor(private serverAddress: string) {}
@@ -101,37 +104,45 @@ export class DiscoveryDocuments {
       list.push(def);
       g.versions.set(def.version, list);
     }
-    const docs = new Map<string, CachedDocument>();
+    const builders = new Map<string, () => CachedDocument>();
     const named = [...groups.values()].filter((g) => g.name !== '');
     named.sort((a, b) => groupPriority(b.name) - groupPriority(a.name) || a.name.localeCompare(b.name));
     this.groupOrder = named.map((g) => g.name);
 
     const core = groups.get('');
-    docs.set('/api', document({ kind: 'APIVersions', versions: core ? this.sortedVersions(core) : [], serverAddressByClientCIDRs: this.addresses() }));
+    builders.set('/api', () => document({ kind: 'APIVersions', versions: core ? this.sortedVersions(core) : [], serverAddressByClientCIDRs: this.addresses() }));
     for (const g of groups.values()) {
       for (const [version, list] of g.versions) {
         const gv: GroupVersion = { group: g.name, version };
         const path = g.name === '' ? `/api/${version}` : `/apis/${g.name}/${version}`;
-        docs.set(path, document({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: formatGroupVersion(gv), resources: apiResources(list) }));
+        builders.set(path, () => document({ kind: 'APIResourceList', apiVersion: 'v1', groupVersion: formatGroupVersion(gv), resources: apiResources(list) }));
       }
     }
-    for (const g of named) docs.set(`/apis/${g.name}`, document({ kind: 'APIGroup', apiVersion: 'v1', ...this.apiGroup(g) }));
-    docs.set('/apis', document({ kind: 'APIGroupList', apiVersion: 'v1', groups: named.map((g) => this.apiGroup(g)) }));
+    for (const g of named) builders.set(`/apis/${g.name}`, () => document({ kind: 'APIGroup', apiVersion: 'v1', ...this.apiGroup(g) }));
+    builders.set('/apis', () => document({ kind: 'APIGroupList', apiVersion: 'v1', groups: named.map((g) => this.apiGroup(g)) }));
     for (const [apiVersion, suffix] of [[DISCOVERY_V2, 'v2'], [DISCOVERY_V2BETA1, 'v2beta1']] as const) {
       const ct = `application/json;g=apidiscovery.k8s.io;v=${suffix};as=APIGroupDiscoveryList`;
-      docs.set(`/api#${suffix}`, document(this.buildAggregated(apiVersion, core ? [core] : []), ct));
-      docs.set(`/apis#${suffix}`, document(this.buildAggregated(apiVersion, named), ct));
+      builders.set(`/api#${suffix}`, () => document(this.buildAggregated(apiVersion, core ? [core] : []), ct));
+      builders.set(`/apis#${suffix}`, () => document(this.buildAggregated(apiVersion, named), ct));
     }
-    this.docs = docs;
+    this.builders = builders;
+    this.docs = new Map();
   }
 
   get(path: string): CachedDocument | undefined {
-    return this.docs.get(path);
+    let doc = this.docs.get(path);
+    if (doc === undefined) {
+      const build = this.builders.get(path);
+      if (build === undefined) return undefined;
+      doc = build();
+      this.docs.set(path, doc);
+    }
+    return doc;
   }
 
   /** Aggregated discovery for /api or /apis in v2 or v2beta1. */
   aggregated(path: '/api' | '/apis', version: 'v2' | 'v2beta1'): CachedDocument | undefined {
-    return this.docs.get(`${path}#${version}`);
+    return this.get(`${path}#${version}`);
   }
 
   get groups(): readonly string[] {

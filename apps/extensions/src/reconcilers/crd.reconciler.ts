@@ -27,6 +27,8 @@ const WRITE = { dryRun: false, fieldValidation: 'Ignore' as const };
 @Injectable()
 export class CustomResourceDefinitionController implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly installed = new Map<string, ResourceDefinition[]>();
+  /** The CRD content each installed set was made from (installed only when it changes). */
+  private readonly installedFrom = new Map<string, string>();
   private readonly controller: Controller;
   private readonly crdInformer: SharedIndexInformer;
 
@@ -101,6 +103,10 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
 
   private install(crd: CustomResourceDefinition): void {
     const name = crd.metadata.name as string;
+    // What the served definitions are made of: a status write alone (every CRD gets one) changes none of it, and
+    // re-installing compiled the schemas again and rebuilt discovery and OpenAPI for every CRD served.
+    const source = stableStringify([crd.spec, crd.status?.acceptedNames ?? null]);
+    if (this.installed.has(name) && this.installedFrom.get(name) === source) return;
     const defs = customResourceDefinitions(crd, this.server.storage);
     const previous = this.installed.get(name) ?? [];
     // Install first: a version that stays keeps the resource's storage (and watch cache) alive.
@@ -109,6 +115,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
       if (!defs.some((d) => d.version === old.version)) this.server.uninstall(old.group, old.version, old.plural);
     }
     this.installed.set(name, defs);
+    this.installedFrom.set(name, source);
   }
 
   private uninstall(name: string): void {
@@ -116,6 +123,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     if (!previous) return;
     for (const d of previous) this.server.uninstall(d.group, d.version, d.plural);
     this.installed.delete(name);
+    this.installedFrom.delete(name);
   }
 
   /** The cleanup finalizer: delete every custom resource, then release the CRD. */
