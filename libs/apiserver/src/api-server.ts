@@ -178,7 +178,7 @@ export class GenericApiServer {
 
   private rebuildDocuments(): void {
     this.discovery.rebuild(this.definitions, this.options.groupPriority);
-    this.openapi = new OpenApiDocuments(this.definitions);
+    this.openapi = new OpenApiDocuments(this.definitions, this.openapi);
     this.onResourcesChanged?.();
   }
 

@@ -13,6 +13,7 @@ import {
   type ResponseV2,
   type ResponseV3,
   type SwaggerDocument,
+  type OpenApiV3Document,
 } from './openapi-document.types';
 import { buildOpenApiV3, OPENAPI_INFO } from './openapi-v3.builder';
 
@@ -25,14 +26,54 @@ export const V2_REF_PREFIX = '#/definitions/';
  * strategic merge patch.
  */
 export function buildOpenApiV2(resources: readonly ResourceDefinition[]): SwaggerDocument {
-  const paths: Record<string, PathItemV2> = {};
-  const definitions: SchemaComponents = {};
-  for (const gv of groupVersionsOf(resources)) {
-    const v3 = buildOpenApiV3(gv, resources);
-    for (const [path, item] of Object.entries(v3.paths)) paths[path] = toV2PathItem(item);
-    for (const [name, schema] of Object.entries(v3.components.schemas)) definitions[name] = toV2Schema(schema);
+  return JSON.parse(openApiV2Body(groupVersionsOf(resources).map((gv) => openApiV2Part(buildOpenApiV3(gv, resources)))).toString()) as SwaggerDocument;
+}
+
+/** One group/version's share of the Swagger 2.0 document: its paths and definitions, each as `"key":value` JSON. */
+export interface OpenApiV2Part {
+  readonly paths: ReadonlyMap<string, Buffer>;
+  readonly definitions: ReadonlyMap<string, Buffer>;
+}
+
+export function openApiV2Part(v3: OpenApiV3Document): OpenApiV2Part {
+  const member = (key: string, value: unknown): [string, Buffer] => [key, Buffer.from(`${JSON.stringify(key)}:${JSON.stringify(value)}`)];
+  return {
+    paths: new Map(Object.entries(v3.paths).map(([path, item]) => member(path, toV2PathItem(item)))),
+    definitions: new Map(Object.entries(v3.components.schemas).map(([name, schema]) => member(name, toV2Schema(schema)))),
+  };
+}
+
+const COMMA = Buffer.from(',');
+
+/**
+ * The Swagger 2.0 document of these parts as JSON, paths and definitions sorted by key (a later part's entry
+ * replaces an earlier one's): the same bytes as JSON.stringify of the whole document, copied together from
+ * parts kept per group/version, so a server with 1,000 CRDs does not rebuild and re-encode them all when one
+ * changes.
+ */
+export function openApiV2Body(parts: Iterable<OpenApiV2Part>): Buffer {
+  const paths = new Map<string, Buffer>();
+  const definitions = new Map<string, Buffer>();
+  for (const part of parts) {
+    for (const [k, v] of part.paths) paths.set(k, v);
+    for (const [k, v] of part.definitions) definitions.set(k, v);
   }
-  return { swagger: '2.0', info: { ...OPENAPI_INFO }, paths: sortedByKey(paths), definitions: sortedByKey(definitions) };
+  const chunks: Buffer[] = [Buffer.from(`{"swagger":"2.0","info":${JSON.stringify(OPENAPI_INFO)},"paths":{`)];
+  const members = (m: Map<string, Buffer>): void => {
+    [...m.keys()].sort(compareKeys).forEach((k, i) => {
+      if (i > 0) chunks.push(COMMA);
+      chunks.push(m.get(k) as Buffer);
+    });
+  };
+  members(paths);
+  chunks.push(Buffer.from('},"definitions":{'));
+  members(definitions);
+  chunks.push(Buffer.from('}}'));
+  return Buffer.concat(chunks);
+}
+
+function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The distinct group/versions of a resource set, in first-seen order. */
@@ -135,8 +176,4 @@ function producedMediaTypes(responses: Record<string, ResponseV3>): string[] {
 
 function mapValues<T, U>(record: Record<string, T>, fn: (value: T) => U): Record<string, U> {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, fn(v)]));
-}
-
-function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

@@ -42,4 +42,33 @@ describe('OpenApiDocuments', () => {
     expect(again.v3Index()).toEqual(docs.v3Index());
     expect(again.v2Protobuf().etag).toBe(docs.v2Protobuf().etag);
   });
+
+  it('writes v2 with paths and definitions sorted by key, as one JSON document', () => {
+    const v2 = JSON.parse(docs.v2Json().body.toString()) as { swagger: string; info: unknown; paths: Record<string, unknown>; definitions: Record<string, unknown> };
+    expect(Object.keys(v2)).toEqual(['swagger', 'info', 'paths', 'definitions']);
+    const sorted = (keys: string[]): string[] => [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    expect(Object.keys(v2.paths)).toEqual(sorted(Object.keys(v2.paths)));
+    expect(Object.keys(v2.definitions)).toEqual(sorted(Object.keys(v2.definitions)));
+    expect(Object.keys(v2.paths)).toEqual(expect.arrayContaining(['/api/v1/namespaces/{namespace}/configmaps', '/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases']));
+    expect(docs.v2Json().body.toString()).toBe(JSON.stringify(v2));
+  });
+
+  it('hands unchanged group/versions on to the next resource set and rebuilds only the changed ones', () => {
+    const first = new OpenApiDocuments(resources);
+    const core = first.v3Document('api/v1');
+    const leases = first.v3Document('apis/coordination.k8s.io/v1');
+    const widget: ResourceDefinition = { group: 'example.com', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true };
+    const lease2: ResourceDefinition = { ...resources[1] };
+    const next = new OpenApiDocuments([resources[0], lease2, widget], first);
+    expect(next.v3Document('api/v1')).toBe(core);
+    // The same content in a new object is rebuilt (identity is what is compared), to the same bytes.
+    expect(next.v3Document('apis/coordination.k8s.io/v1')).not.toBe(leases);
+    expect(next.v3Document('apis/coordination.k8s.io/v1')?.etag).toBe(leases?.etag);
+    expect(Object.keys(next.v3Index().paths)).toEqual(['api/v1', 'apis/coordination.k8s.io/v1', 'apis/example.com/v1']);
+    expect(JSON.parse(next.v2Json().body.toString()).paths['/apis/example.com/v1/namespaces/{namespace}/widgets']).toBeDefined();
+    const without = new OpenApiDocuments([resources[0]], next);
+    expect(Object.keys(without.v3Index().paths)).toEqual(['api/v1']);
+    expect(without.v3Document('apis/example.com/v1')).toBeUndefined();
+    expect(JSON.parse(without.v2Json().body.toString()).paths['/apis/example.com/v1/namespaces/{namespace}/widgets']).toBeUndefined();
+  });
 });
