@@ -192,7 +192,7 @@ export class FrontDoor {
       return this.cached(req, res, doc.body, doc.etag, doc.contentType);
     }
     if (trimmed === '/openapi/v2') {
-      const doc = (req.headers.accept ?? '').includes('protobuf') ? this.openapi.v2Protobuf() : this.openapi.v2Json();
+      const doc = await ((req.headers.accept ?? '').includes('protobuf') ? this.openapi.v2Protobuf() : this.openapi.v2Json());
       if (!doc) throw Errors.serviceUnavailable('OpenAPI is not aggregated yet', 1);
       const ct = (req.headers.accept ?? '').includes('protobuf') ? 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf' : 'application/json';
       return this.cached(req, res, doc.body, doc.etag, ct);

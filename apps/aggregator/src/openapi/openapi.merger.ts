@@ -42,12 +42,18 @@ class LazyV2 {
 
 /**
  * Merged OpenAPI: v3 is an index whose entries point at the backend that owns each group/version (documents
- * are proxied); v2 is one document merged from every backend's, served as JSON or gnostic protobuf.
+ * are proxied), refreshed with the backends; v2 is one document merged from every backend's, served as JSON or
+ * gnostic protobuf, and fetched and merged only when a client asks for it after a change (kube's aggregator
+ * merges v2 lazily too). A backend's v2 document grows with every CRD (megabytes with 1,000 of them): fetching
+ * it on every change of a CRD burst took most of extensions' CPU.
  */
 export class OpenApiMerger {
   private index: Record<string, { serverRelativeURL: string }> = {};
   private owners = new Map<string, string>();
-  private v2?: LazyV2;
+  /** The backends of the latest refresh; undefined before the first. */
+  private targets?: ReadonlyMap<string, BackendTarget>;
+  private generation = 0;
+  private v2?: { generation: number; merged: Promise<LazyV2> };
 
   constructor(
     private readonly agents: BackendAgents,
@@ -58,32 +64,22 @@ export class OpenApiMerger {
     const index: Record<string, { serverRelativeURL: string }> = { ...this.local().v3Index().paths };
     const owners = new Map<string, string>();
     for (const key of Object.keys(index)) owners.set(key, 'aggregator');
-    const localV2 = JSON.parse(this.local().v2Json().body.toString()) as SwaggerLike;
-    const merged: SwaggerLike = { ...localV2, paths: { ...(localV2.paths ?? {}) }, definitions: { ...(localV2.definitions ?? {}) } };
     await Promise.all(
       [...targets].map(async ([name, target]) => {
-        const [v3, v2] = await Promise.all([
-          backendGet(target, this.agents, '/openapi/v3', 'application/json').catch(() => undefined),
-          backendGet(target, this.agents, '/openapi/v2', 'application/json').catch(() => undefined),
-        ]);
-        if (v3?.status === 200) {
-          const paths = (JSON.parse(v3.body.toString()) as { paths?: Record<string, { serverRelativeURL: string }> }).paths ?? {};
-          for (const [key, entry] of Object.entries(paths)) {
-            if (owners.has(key)) continue;
-            owners.set(key, name);
-            index[key] = entry;
-          }
-        }
-        if (v2?.status === 200) {
-          const doc = JSON.parse(v2.body.toString()) as SwaggerLike;
-          merged.paths = { ...(doc.paths ?? {}), ...merged.paths };
-          merged.definitions = { ...(doc.definitions ?? {}), ...merged.definitions };
+        const v3 = await backendGet(target, this.agents, '/openapi/v3', 'application/json').catch(() => undefined);
+        if (v3?.status !== 200) return;
+        const paths = (JSON.parse(v3.body.toString()) as { paths?: Record<string, { serverRelativeURL: string }> }).paths ?? {};
+        for (const [key, entry] of Object.entries(paths)) {
+          if (owners.has(key)) continue;
+          owners.set(key, name);
+          index[key] = entry;
         }
       }),
     );
     this.index = index;
     this.owners = owners;
-    this.v2 = new LazyV2(merged);
+    this.targets = targets;
+    this.generation++;
   }
 
   v3Index(): { paths: Record<string, { serverRelativeURL: string }> } {
@@ -95,11 +91,42 @@ export class OpenApiMerger {
     return this.owners.get(key);
   }
 
-  v2Json(): ServedOpenApi | undefined {
-    return this.v2?.jsonServed();
+  /** The merged v2 as of the latest refresh (fetched now if that refresh's is not yet); undefined before the first. */
+  async v2Json(): Promise<ServedOpenApi | undefined> {
+    return (await this.mergedV2())?.jsonServed();
   }
 
-  v2Protobuf(): ServedOpenApi | undefined {
-    return this.v2?.protobufServed();
+  async v2Protobuf(): Promise<ServedOpenApi | undefined> {
+    return (await this.mergedV2())?.protobufServed();
+  }
+
+  private mergedV2(): Promise<LazyV2> | undefined {
+    const targets = this.targets;
+    if (!targets) return undefined;
+    if (this.v2?.generation !== this.generation) {
+      const generation = this.generation;
+      const merged = this.mergeV2(targets);
+      this.v2 = { generation, merged };
+      // A failed merge is retried by the next request.
+      merged.catch(() => {
+        if (this.v2?.merged === merged) this.v2 = undefined;
+      });
+    }
+    return this.v2?.merged;
+  }
+
+  private async mergeV2(targets: ReadonlyMap<string, BackendTarget>): Promise<LazyV2> {
+    const localV2 = JSON.parse(this.local().v2Json().body.toString()) as SwaggerLike;
+    const merged: SwaggerLike = { ...localV2, paths: { ...(localV2.paths ?? {}) }, definitions: { ...(localV2.definitions ?? {}) } };
+    await Promise.all(
+      [...targets.values()].map(async (target) => {
+        const v2 = await backendGet(target, this.agents, '/openapi/v2', 'application/json').catch(() => undefined);
+        if (v2?.status !== 200) return;
+        const doc = JSON.parse(v2.body.toString()) as SwaggerLike;
+        merged.paths = { ...(doc.paths ?? {}), ...merged.paths };
+        merged.definitions = { ...(doc.definitions ?? {}), ...merged.definitions };
+      }),
+    );
+    return new LazyV2(merged);
   }
 }

@@ -272,10 +272,10 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   private openapiDue?: { targets: Map<string, BackendTarget>; timer: NodeJS.Timeout; since: number };
 
   /**
-   * Merging OpenAPI is the heaviest thing the aggregator does (every backend's document, protobuf encoding)
-   * and blocks its event loop: after a change it waits for OPENAPI_QUIET_MS without further changes (at most
-   * OPENAPI_MAX_DELAY_MS), so a burst of CRDs costs one merge and a new CRD's first requests are not held
-   * behind it. A client asking for /openapi meanwhile starts it at once (flushOpenApi).
+   * Refreshing the OpenAPI v3 index reads every backend's (v2 is merged only when asked for): after a change
+   * it waits for OPENAPI_QUIET_MS without further changes (at most OPENAPI_MAX_DELAY_MS), so a burst of CRDs
+   * costs one refresh and a new CRD's first requests are not held behind it. A client asking for /openapi
+   * meanwhile starts it at once (flushOpenApi).
    */
   private scheduleOpenApi(targets: Map<string, BackendTarget>): void {
     const since = this.openapiDue?.since ?? Date.now();
