@@ -8,7 +8,7 @@ import { Agent, createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
-import { agentFor, call, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, runLoad, settleSeconds, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 import { figure } from './report';
 
 export interface AdmissionBenchTarget {
@@ -54,8 +54,9 @@ export async function benchAdmission(t: AdmissionBenchTarget): Promise<void> {
   const create = (ns: string, prefix: string) => async (i: number) => (await post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `${prefix}-${i}` }, data: { key: 'value' } })).status === 201;
   try {
     for (const name of ['admission-plain', 'admission-hooked']) await post('/api/v1/namespaces', { metadata: { name, labels: { bench: name } } });
-    // The informers start with the first admitted write: warm them (and the JIT) first.
-    await runLoad(64, warmupSeconds(t.seconds), create('admission-plain', 'warm'));
+    // The informers start with the first admitted write: warm them first, and let core-api's CPU per create
+    // settle (settleSeconds), or a cold baseline flatters the figure with webhooks measured after it.
+    await runLoad(64, settleSeconds(t.seconds), create('admission-plain', 'warm'));
     const none = await runLoad(64, t.seconds, create('admission-plain', 'none'));
     for (let i = 0; i < 20; i++) {
       const r = await call(agent, t.apiPort, {
