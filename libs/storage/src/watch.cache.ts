@@ -3,6 +3,7 @@ import type { EtcdClient } from './etcd.client';
 import { decodeObject } from './object.codec';
 import type { RegistrySubscriber, RegistryWatch } from './registry.watch';
 import type { RawWatchEvent } from './revision.watcher';
+import { SortedKeys } from './sorted.keys';
 import type { SelectionPredicate, StorageEvent } from './storage.interface';
 import { watchCacheEvents } from './storage.metrics';
 import { WatchChannel } from './watch.channel';
@@ -43,6 +44,7 @@ const EVENT_FRESH_MS = 75_000;
  */
 export class WatchCache implements RegistrySubscriber {
   private objects = new Map<string, KubeObject>();
+  private readonly keys: SortedKeys;
   private history: StorageEvent[] = [];
   /** When each event of `history` was recorded (same indices). */
   private recordedAt: number[] = [];
@@ -68,6 +70,7 @@ export class WatchCache implements RegistrySubscriber {
     this.historyMinimum = Math.min(HISTORY_MINIMUM, this.historyCapacity);
     this.eventFreshMs = options.eventFreshMs ?? EVENT_FRESH_MS;
     this.watcherCapacity = options.watcherCapacity ?? 10_000;
+    this.keys = new SortedKeys(prefix);
   }
 
   /** What every watch channel reports as its position: the cache's revision (one function for all of them). */
@@ -110,9 +113,12 @@ export class WatchCache implements RegistrySubscriber {
 
   /** Objects under keyPrefix, in key order (as an etcd range returns them). */
   list(keyPrefix: string): KubeObject[] {
-    const keys: string[] = [];
-    for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) keys.push(k);
-    keys.sort();
+    let keys = this.keys.under(keyPrefix);
+    if (!keys) {
+      const matching: string[] = [];
+      for (const k of this.objects.keys()) if (k.startsWith(keyPrefix)) matching.push(k);
+      keys = matching.sort();
+    }
     return keys.map((k) => this.objects.get(k) as KubeObject);
   }
 
@@ -162,6 +168,7 @@ export class WatchCache implements RegistrySubscriber {
     for (const w of [...this.watchers]) w.channel.close();
     this.watchers.clear();
     this.objects = new Map();
+    this.keys.clear();
     this.history = [];
     this.recordedAt = [];
   }
@@ -192,6 +199,8 @@ export class WatchCache implements RegistrySubscriber {
         const objects = new Map<string, KubeObject>();
         for (const kv of res.kvs) objects.set(kv.key.toString(), decodeObject(kv.value, kv.mod_revision));
         this.objects = objects;
+        this.keys.clear();
+        for (const key of objects.keys()) this.keys.add(key);
         this.history = [];
         this.recordedAt = [];
         this.windowStart = at;
@@ -231,11 +240,13 @@ export class WatchCache implements RegistrySubscriber {
     if (raw.type === 'delete') {
       if (!prev) return undefined;
       this.objects.delete(raw.key);
+      this.keys.delete(raw.key);
       const object = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(raw.modRevision) } };
       return { type: 'DELETED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
     }
     const object = decodeObject(raw.value as Buffer, raw.modRevision);
     this.objects.set(raw.key, object);
+    if (!prev) this.keys.add(raw.key);
     return { type: prev ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
   }
 
