@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { figure, line, recordedFigures, writeReport } from './report';
 
-const load = (rps: number) => ({ requests: rps, errors: 0, seconds: 1, rps, p50ms: 1, p99ms: 2 });
+const load = (rps: number, errors = 0) => ({ requests: rps, errors, seconds: 1, rps, p50ms: 1, p99ms: 2 });
 
 describe('benchmark report', () => {
   it('marks a figure that misses its target, wherever the comparison stands in the target text', () => {
@@ -18,9 +18,17 @@ describe('benchmark report', () => {
     expect(recordedFigures().map((f) => f.met)).toEqual([true, false, false, false, true, false, undefined]);
   });
 
+  it('marks a throughput figure FAILED when requests errored on either side, whatever its ratio or target', () => {
+    expect(line('refused', load(500, 3), load(100), '≥ 70% of direct')).toMatch(/→ 500%.*✗ FAILED: 3 of 500 requests errored$/);
+    expect(line('base refused', load(100), load(100, 1), 'report')).toMatch(/✗ FAILED: 1 of 100 baseline requests errored$/);
+    const [refused, baseRefused] = recordedFigures().slice(-2);
+    expect([refused.met, baseRefused.met]).toEqual([false, false]);
+    expect(refused.failure).toBe('3 of 500 requests errored');
+  });
+
   it('writes JSON and markdown, and lists figures more than 10% worse than the previous report', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'bench-report-')), 'results');
-    const previous = recordedFigures().map((f) => ({ ...f, value: f.name === 'watch' ? 20 : f.name === 'proxy' ? 80 : f.value }));
+    const previous = recordedFigures().filter((f) => !f.failure).map((f) => ({ ...f, value: f.name === 'watch' ? 20 : f.name === 'proxy' ? 80 : f.value }));
     writeFileSync(`${path}.json`, JSON.stringify({ figures: previous }));
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     try {
@@ -36,5 +44,6 @@ describe('benchmark report', () => {
     const md = readFileSync(`${path}.md`, 'utf8');
     expect(md).toContain('| proxy | 69 % | ≥ 70% of direct | ✗ missed |');
     expect(md).toContain('## More than 10% worse than the previous run');
+    expect(md).toContain('| refused | 500 % | ≥ 70% of direct | ✗ failed: 3 of 500 requests errored |');
   });
 });

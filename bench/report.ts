@@ -19,6 +19,8 @@ export interface Figure {
   detail: string;
   /** Seconds since the run started when the figure was taken (to keep `--quick` under two minutes). */
   atSeconds: number;
+  /** Why the figure is no measurement (requests errored): it counts as missed, and never as a regression's baseline. */
+  failure?: string;
 }
 
 const figures: Figure[] = [];
@@ -29,22 +31,29 @@ function parseTarget(target: string): { op: '≥' | '≤'; limit: number } | und
   return m ? { op: m[1] as '≥' | '≤', limit: Number(m[2].replace(/,/g, '')) } : undefined;
 }
 
-/** Records one figure and returns its printed line: name, detail, target and ✗ MISSED when the value misses it. */
-export function figure(name: string, value: number, unit: string, detail: string, target = 'report'): string {
+/**
+ * Records one figure and returns its printed line: name, detail, target and ✗ MISSED when the value misses it.
+ * `failure` (why the figure is not a measurement, e.g. requests that errored) marks it ✗ FAILED whatever its target.
+ */
+export function figure(name: string, value: number, unit: string, detail: string, target = 'report', failure?: string): string {
   const t = parseTarget(target);
-  const met = t === undefined || Number.isNaN(value) ? (t ? false : undefined) : t.op === '≥' ? value >= t.limit : value <= t.limit;
-  figures.push({ name, value, unit, target, met, detail, atSeconds: Math.round(performance.now() / 100) / 10 });
-  const mark = met === undefined ? '' : met ? '  ✓' : '  ✗ MISSED';
+  const met = failure ? false : t === undefined || Number.isNaN(value) ? (t ? false : undefined) : t.op === '≥' ? value >= t.limit : value <= t.limit;
+  figures.push({ name, value, unit, target, met, detail, atSeconds: Math.round(performance.now() / 100) / 10, ...(failure ? { failure } : {}) });
+  const mark = failure ? `  ✗ FAILED: ${failure}` : met === undefined ? '' : met ? '  ✓' : '  ✗ MISSED';
   return `${name.padEnd(36)} ${detail}  (target ${target})${mark}`;
 }
 
-/** A throughput figure against a baseline measured in the same run; the value is ours as a % of the baseline. */
+/**
+ * A throughput figure against a baseline measured in the same run; the value is ours as a % of the baseline. A
+ * request that errored on either side makes the figure FAILED: a refused request is fast, and would count as throughput.
+ */
 export function line(name: string, ours: LoadResult & { cpuUsPerRequest?: number }, base: LoadResult, target: string): string {
   const ratio = (ours.rps / base.rps) * 100;
   // The server's CPU per request depends far less on what else runs on the machine than throughput does.
   const cpu = ours.cpuUsPerRequest !== undefined && !Number.isNaN(ours.cpuUsPerRequest) ? `; server CPU ${ours.cpuUsPerRequest.toFixed(0)} µs/req` : '';
   const detail = `${ours.rps.toFixed(0).padStart(7)} req/s (p50 ${ours.p50ms.toFixed(2)} ms, p99 ${ours.p99ms.toFixed(2)} ms, errors ${ours.errors}${cpu})  vs baseline ${base.rps.toFixed(0).padStart(7)} req/s  → ${ratio.toFixed(0)}%`;
-  return figure(name, ratio, '%', detail, target);
+  const errored = [ours.errors && `${ours.errors} of ${ours.requests} requests errored`, base.errors && `${base.errors} of ${base.requests} baseline requests errored`].filter(Boolean).join(', ');
+  return figure(name, ratio, '%', detail, target, errored || undefined);
 }
 
 export function recordedFigures(): readonly Figure[] {
@@ -64,9 +73,9 @@ export function writeReport(path: string, run: { quick: boolean; seconds: number
     // the first run
   }
   const regressions = figures.flatMap((f) => {
-    const before = previous.find((p) => p.name === f.name && p.unit === f.unit);
+    const before = previous.find((p) => p.name === f.name && p.unit === f.unit && !p.failure);
     const t = parseTarget(f.target) ?? { op: f.unit === '%' ? '≥' : '≤' };
-    if (!before || !before.value || Number.isNaN(f.value)) return [];
+    if (!before || !before.value || Number.isNaN(f.value) || f.failure) return [];
     const change = (f.value - before.value) / Math.abs(before.value);
     return (t.op === '≥' ? change < -0.1 : change > 0.1) ? [`${f.name}: ${before.value.toFixed(2)} → ${f.value.toFixed(2)} ${f.unit}`] : [];
   });
@@ -81,7 +90,7 @@ export function writeReport(path: string, run: { quick: boolean; seconds: number
     '',
     '| figure | value | target | | detail | at |',
     '|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${cell(f.name)} | ${Number.isNaN(f.value) ? 'n/a' : `${+f.value.toFixed(2)} ${f.unit}`} | ${cell(f.target)} | ${f.met === undefined ? '' : f.met ? '✓' : '✗ missed'} | ${cell(f.detail)} | ${f.atSeconds} s |`),
+    ...figures.map((f) => `| ${cell(f.name)} | ${Number.isNaN(f.value) ? 'n/a' : `${+f.value.toFixed(2)} ${f.unit}`} | ${cell(f.target)} | ${f.failure ? `✗ failed: ${cell(f.failure)}` : f.met === undefined ? '' : f.met ? '✓' : '✗ missed'} | ${cell(f.detail)} | ${f.atSeconds} s |`),
     '',
     ...(regressions.length ? ['## More than 10% worse than the previous run', '', ...regressions.map((r) => `- ${r}`), ''] : []),
   ].join('\n');
