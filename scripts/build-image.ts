@@ -22,6 +22,7 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ensureBinaries } from './ensure-binaries';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CACHE = join(ROOT, '.local', 'image');
@@ -171,13 +172,14 @@ function ensureDebianImage(release: string): string {
 
 function makeRootfsTarball(release: string, tarball: string): void {
   if (process.getuid?.() !== 0) throw new Error('Making the local Debian base needs root (debootstrap). Run as root once, or use --base registry.');
-  if (!onPath('debootstrap').length && !existsSync('/usr/sbin/debootstrap')) throw new Error('debootstrap is missing: apt-get install -y debootstrap');
+  // Installed from Debian's packages when missing (root with apt-get), as npm start installs etcd.
+  const debootstrap = ensureBinaries({ binaries: [{ name: 'debootstrap', debianPackage: 'debootstrap' }], log }).debootstrap;
   const rootfs = join(CACHE, `rootfs-${release}`);
   rmSync(rootfs, { recursive: true, force: true });
   mkdirSync(CACHE, { recursive: true });
   log(`debootstrap --variant=minbase ${release} (once; cached in ${tarball})`);
   const mirror = process.env.KUBE_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
-  must('debootstrap', ['--variant=minbase', release, rootfs, mirror], { env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/sbin` } });
+  must(debootstrap, ['--variant=minbase', release, rootfs, mirror], { env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin:/sbin` } });
   // What debian:<release>-slim leaves out too: documentation, man pages, translations, apt's caches and lists.
   // The dpkg excludes keep later `apt-get install`s (the etcd and NATS stand-ins) as lean.
   for (const dir of ['usr/share/doc', 'usr/share/man', 'usr/share/locale', 'usr/share/info', 'var/cache/apt', 'var/lib/apt/lists']) {

@@ -18,6 +18,8 @@ export type BinaryPaths = Readonly<Record<string, string>>;
 export interface EnsureBinariesOptions {
   /** Where install progress goes (never called when everything is present). */
   readonly log?: (line: string) => void;
+  /** What to resolve (default REQUIRED_BINARIES: what the stack and the tests need). */
+  readonly binaries?: readonly RequiredBinary[];
 }
 
 /** Debian installs nats-server into /usr/sbin, which is not on a non-root user's PATH. */
@@ -39,7 +41,8 @@ export { findExecutable };
  * them, otherwise throws MissingBinariesError whose message says exactly what to install.
  */
 export function ensureBinaries(opts: EnsureBinariesOptions = {}): BinaryPaths {
-  const missing = missingBinaries();
+  const binaries = opts.binaries ?? REQUIRED_BINARIES;
+  const missing = missingBinaries(binaries);
   if (missing.length > 0) {
     if (!canAptInstall()) throw new MissingBinariesError(missing);
     try {
@@ -47,14 +50,14 @@ export function ensureBinaries(opts: EnsureBinariesOptions = {}): BinaryPaths {
     } catch (err) {
       throw new MissingBinariesError(missing, (err as Error).message);
     }
-    const stillMissing = missingBinaries();
+    const stillMissing = missingBinaries(binaries);
     if (stillMissing.length > 0) throw new MissingBinariesError(stillMissing);
   }
-  return Object.fromEntries(REQUIRED_BINARIES.map((b) => [b.name, findExecutable(b.name) as string]));
+  return Object.fromEntries(binaries.map((b) => [b.name, findExecutable(b.name) as string]));
 }
 
-function missingBinaries(): RequiredBinary[] {
-  return REQUIRED_BINARIES.filter((binary) => !findExecutable(binary.name));
+function missingBinaries(binaries: readonly RequiredBinary[]): RequiredBinary[] {
+  return binaries.filter((binary) => !findExecutable(binary.name));
 }
 
 function canAptInstall(): boolean {
@@ -78,7 +81,7 @@ function installInstructions(missing: readonly RequiredBinary[]): string {
     `Missing required binaries: ${names} (looked on PATH and in ${EXECUTABLE_DIRS.join(', ')}).`,
     'Install them, on Debian/Ubuntu:',
     `  sudo apt-get update && sudo apt-get install -y ${packages}`,
-    'or put etcd (3.4+) and nats-server (2.9+) binaries on PATH.',
+    ...(missing.some((b) => b.name === 'etcd' || b.name === 'nats-server') ? ['or put etcd (3.4+) and nats-server (2.9+) binaries on PATH.'] : []),
   ].join('\n');
 }
 
