@@ -12,6 +12,7 @@ import { FlowControlConfigController } from './reconcilers/flowcontrol-config.re
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ValidatingAdmissionPolicyStatusController } from './reconcilers/policy-status.reconciler';
 import { RbacBootstrapController } from './reconcilers/rbac-bootstrap.reconciler';
+import { certificatesAdmission } from './resources/certificates.admission';
 import { RbacEscalationAdmission } from './resources/rbac.admission';
 import { SystemPriorityClassProtection } from './resources/scheduling.resources';
 
@@ -93,6 +94,7 @@ export class CoreApiModule {
               LimitRangerAdmission.forStorage(storage),
               new RbacEscalationAdmission(authorization.escalation),
               new SystemPriorityClassProtection(),
+              ...certificatesAdmission(authorization.authorizer),
               ResourceQuotaAdmission.forStorage(storage),
             ],
           },

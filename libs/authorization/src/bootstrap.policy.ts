@@ -45,6 +45,7 @@ function clusterRoleBinding(role: string, subjects: Subject[]): RoleBinding {
   return { apiVersion: RBAC_API_VERSION, kind: 'ClusterRoleBinding', metadata: meta(role), roleRef: { apiGroup: RBAC_GROUP, kind: 'ClusterRole', name: role }, subjects };
 }
 
+const CERTIFICATES_GROUP = 'certificates.k8s.io';
 const DISCOVERY_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'];
 const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
 
@@ -95,6 +96,12 @@ export const BOOTSTRAP_CLUSTER_ROLES: readonly ClusterRole[] = [
   ),
   clusterRole('system:auth-delegator', [rule(['create'], ['authentication.k8s.io'], ['tokenreviews']), rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews'])]),
   clusterRole('system:basic-user', [rule(['create'], ['authorization.k8s.io'], ['selfsubjectaccessreviews', 'selfsubjectrulesreviews']), rule(['create'], ['authentication.k8s.io'], ['selfsubjectreviews'])]),
+  // The Certificates API's (CertificateApproval checks `approve` on signers/<signerName>): kube creates them unbound.
+  clusterRole('system:certificates.k8s.io:certificatesigningrequests:nodeclient', [rule(['create'], [CERTIFICATES_GROUP], ['certificatesigningrequests/nodeclient'])]),
+  clusterRole('system:certificates.k8s.io:certificatesigningrequests:selfnodeclient', [rule(['create'], [CERTIFICATES_GROUP], ['certificatesigningrequests/selfnodeclient'])]),
+  ...['kube-apiserver-client', 'kube-apiserver-client-kubelet', 'kubelet-serving', 'legacy-unknown'].map((signer) =>
+    clusterRole(`system:certificates.k8s.io:${signer}-approver`, [rule(['approve'], [CERTIFICATES_GROUP], ['signers'], [`kubernetes.io/${signer}`])]),
+  ),
   clusterRole('system:discovery', [urls(['get'], DISCOVERY_URLS)]),
   clusterRole('system:kube-aggregator', [rule(READ, [''], ['endpoints', 'services'])]),
   clusterRole('system:monitoring', [urls(['get'], ['/metrics', '/metrics/slis', '/livez', '/readyz', '/healthz', '/livez/*', '/readyz/*', '/healthz/*'])]),
@@ -131,7 +138,6 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
   },
 ];
 
-const CERTIFICATES_GROUP = 'certificates.k8s.io';
 const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], ['', 'events.k8s.io'], ['events']);
 
 /** kube's controller roles (controller_policy.go) for the controllers apps/controller-manager runs. */

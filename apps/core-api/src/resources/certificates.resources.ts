@@ -2,7 +2,8 @@
  * certificates.k8s.io/v1 CertificateSigningRequest (pkg/apis/certificates/validation, pkg/registry/certificates):
  * the requester recorded on create, `approval` and `status` subresources, printCertificateSigningRequest. The
  * signer for kubernetes.io/kube-apiserver-client is kube-controller-manager's csrsigning controller, in
- * apps/controller-manager (controllers/certificate-signing.controller.ts).
+ * apps/controller-manager (controllers/certificate-signing.controller.ts). Who may approve or sign for a signer,
+ * and which subjects kube-apiserver-client refuses, is admission's (certificates.admission.ts).
  */
 import { FieldError, isDNS1123Subdomain, type KubeObject } from '@kube/apimachinery';
 import { nowTimestamp, statusSubresource, type RequestContext, type ResourceDefinition, type SubresourceStrategy } from '@kube/apiserver';
