@@ -27,7 +27,7 @@ export class ApiRequest {
   path = '/';
   query: URLSearchParams = NO_QUERY;
   info: RequestInfo = NO_INFO;
-  /** Watches and upgrades: exempt from max-in-flight and the timeout; their latency is their lifetime. */
+  /** Watches, exec/attach/port-forward/proxy/log (by verb and subresource, never headers): exempt from max-in-flight and the timeout; their latency is their lifetime. */
   longRunning = false;
   /** Who is asking (with-authentication, then with-impersonation). */
   user: UserInfo | undefined = undefined;
