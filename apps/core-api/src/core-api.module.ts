@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LimitRangerAdmission, ResourceQuotaAdmission } from '@kube/admission';
-import { ApiServerModule, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
-import { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
+import { ApiServerModule, AUTHORIZER, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
+import { authorizationModeFromEnv, authorizedImpersonation, buildAuthorization, servingAuthorizer, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
 import { AUTHORIZATION } from './core-api.tokens';
@@ -28,7 +28,7 @@ export interface CoreApiOptions {
   bootstrapManifests?: string;
 }
 
-/** Follows the RBAC objects (review APIs and escalation checks read them) from start to shutdown. */
+/** Follows the RBAC objects (request authorization, review APIs and escalation checks read them) from start to shutdown. */
 @Injectable()
 class AuthorizationLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(@Inject(AUTHORIZATION) private readonly authz: AuthorizationSet) {}
@@ -68,7 +68,8 @@ export class CoreApiModule {
       module: CoreApiModule,
       imports: [
         ApiServerModule.forRoot({
-          config: options.config,
+          // Impersonate-* sent straight to core-api is decided by its authorizer, as at the front door.
+          config: { ...options.config, server: { ...options.config.server, impersonation: authorizedImpersonation } },
           providers: [
             {
               provide: ServiceAllocator,
@@ -76,6 +77,9 @@ export class CoreApiModule {
               inject: [Storage],
             },
             { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, mode), inject: [Storage] },
+            // Every request core-api serves is authorized, whoever sent it (the front proxy's X-Remote-* user, a
+            // certificate, a token): with the same RBAC index as the review APIs, listed before it listens.
+            { provide: AUTHORIZER, useFactory: (authorization: AuthorizationSet) => servingAuthorizer(authorization), inject: [AUTHORIZATION] },
             { provide: NamespaceLifecycleAdmission, useFactory: (storage: Storage) => new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), inject: [Storage] },
           ],
           resources: {

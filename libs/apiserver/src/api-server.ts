@@ -8,6 +8,7 @@ import { Authenticator, type AuthenticationOptions } from './authentication';
 import type { Authorizer } from './authorization/authorizer';
 import { ApiRequest, respondWithError, type RequestHandler } from './filters/api-request';
 import { buildHandlerChain } from './filters/handler-chain';
+import type { Impersonator } from './filters/with-impersonation';
 import { closeGracefully, listenHttps } from './https.listener';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
@@ -58,6 +59,12 @@ export interface ApiServerOptions {
   requestLog?: RequestLogOptions;
   /** Decides every request after authentication (default: allow all). */
   authorizer?: Authorizer;
+  /**
+   * Who a request may act as (Impersonate-*), decided with the server's authorizer, as kube's WithImpersonation
+   * asks the server's own authorizer (@kube/authorization's `impersonate`). A factory, because the authorizer is
+   * often built later than this configuration (from the server's storage). Default: system:masters only.
+   */
+  impersonation?: (authorizer: Authorizer) => Impersonator;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -108,6 +115,7 @@ export class GenericApiServer {
     this.authn = new Authenticator(options.authentication, this.serviceAccountTokens);
     this.chain = buildHandlerChain(this.serveRequest, {
       ...options,
+      impersonator: options.authorizer && options.impersonation?.(options.authorizer),
       authenticator: this.authn,
       requestLog: new RequestLog({ ...options.requestLog, server: options.component }),
       // The id the front door gave a request is kept (only the front proxy's is trusted; else a new one).

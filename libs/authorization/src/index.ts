@@ -12,3 +12,4 @@ export { impersonate, type ImpersonationHeaders } from './impersonation';
 export { AGGREGATE_TO, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS, CONTROLLER_MANAGER_CLUSTER_ROLES, CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS } from './bootstrap.policy';
 export { authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from './authorization.mode';
 export { requestAttributes } from './request.attributes';
+export { authorizedImpersonation, servingAuthorizer } from './serving.authorizer';
