@@ -1,13 +1,20 @@
-import { X509Certificate } from 'node:crypto';
+import type { X509Certificate } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { PeerCertificate, TLSSocket } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
+import { Logger } from '@nestjs/common';
+import { CertificatePool, splitPem } from './certificate-pool.verifier';
 import type { UserInfo } from './resource.definition';
 import type { ServiceAccountTokenOptions, ServiceAccountTokens } from './serviceaccount/service-account.token';
+
+export { splitPem };
 
 export interface RequestHeaderOptions {
   /** PEM of the front-proxy CA: only client certs it signed may assert X-Remote-* identities. */
   caPem: string;
-  /** Allowed CNs of the proxy certificate; empty = any cert from the CA. */
+  /**
+   * Allowed CNs of the proxy certificate. Empty = any certificate the CA signed (kube's meaning), which is
+   * warned about at start: it must be asked for explicitly (see requestHeaderFromEnv).
+   */
   allowedNames: string[];
 }
 
@@ -24,36 +31,56 @@ export interface AuthenticationOptions {
 
 type CertIdentity = { kind: 'user'; user: UserInfo } | { kind: 'proxy' } | { kind: 'none' };
 
-function fingerprint(pem: string): string {
-  return new X509Certificate(pem).fingerprint256;
-}
-
-/** Splits a PEM bundle into its certificates. */
-export function splitPem(bundle: string): string[] {
-  return bundle.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-}
+const NONE: CertIdentity = { kind: 'none' };
+const PROXY: CertIdentity = { kind: 'proxy' };
 
 function asList(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
   return Array.isArray(v) ? v : [v];
 }
 
+/** Request-header configurations already warned about (a process builds several Authenticators from one). */
+const warnedAnyName = new WeakSet<RequestHeaderOptions>();
+
+/**
+ * The rest of the chain the peer sent after its leaf, in its order: for a peer certificate Node links each to the
+ * next one sent (`issuerCertificate`), whatever their names. Only candidates: CertificatePool uses one only if
+ * its signature verifies. (Node hands the peer chain to the first getPeerX509Certificate() of a connection only,
+ * hence the one call per connection.)
+ */
+function peerIntermediates(leaf: X509Certificate): X509Certificate[] {
+  const out: X509Certificate[] = [];
+  for (let c = leaf.issuerCertificate; c && out.length < 10; c = c.issuerCertificate) out.push(c);
+  return out;
+}
+
 /**
  * x509 client certificates (CN = user, O = groups), front-proxy headers (trusted only over a client cert
  * from the request-header CA with an allowed CN), static bearer tokens and service-account JWTs. Certificate
  * identities are computed once per TLS connection.
+ *
+ * TLS verified the peer's certificate against the union of both CA pools (it must ask for either); which pool
+ * vouches for it is decided here, each pool verifying the leaf on its own, as kube's request-header and x509
+ * authenticators each run their own x509 verifier: never from the peer-supplied chain's names.
  */
 export class Authenticator {
-  private readonly clientCAs: Set<string>;
-  private readonly proxyCAs: Set<string>;
+  private readonly clientCAs: CertificatePool;
+  private readonly proxyCAs: CertificatePool;
+  private readonly allowedNames: readonly string[];
   private readonly bySocket = new WeakMap<TLSSocket, CertIdentity>();
 
   constructor(
     private readonly options: AuthenticationOptions,
     private readonly serviceAccountTokens?: ServiceAccountTokens,
   ) {
-    this.clientCAs = new Set(splitPem(options.clientCAPem ?? '').map(fingerprint));
-    this.proxyCAs = new Set(splitPem(options.requestHeader?.caPem ?? '').map(fingerprint));
+    this.clientCAs = new CertificatePool(options.clientCAPem ?? '');
+    this.proxyCAs = new CertificatePool(options.requestHeader?.caPem ?? '');
+    this.allowedNames = options.requestHeader?.allowedNames ?? [];
+    const rh = options.requestHeader;
+    if (rh && rh.allowedNames.length === 0 && !warnedAnyName.has(rh)) {
+      warnedAnyName.add(rh);
+      new Logger('Authentication').warn('the request-header allowed names are empty: any client certificate the request-header CA signed may assert X-Remote-* identities');
+    }
   }
 
   /** Every CA whose client certificates the TLS server should request and verify. */
@@ -95,21 +122,25 @@ export class Authenticator {
     return id;
   }
 
+  /**
+   * kube's union order: the request-header authenticator (leaf verified against the request-header CA alone, then
+   * its CN against the allowed names), else the x509 one (leaf verified against the client CA alone).
+   */
   private computeCertIdentity(socket: TLSSocket): CertIdentity {
-    if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return { kind: 'none' };
-    const cert = socket.getPeerCertificate(true);
-    if (!cert || !cert.subject) return { kind: 'none' };
-    const root = rootOf(cert);
-    const cn = firstOf(cert.subject.CN);
-    if (this.proxyCAs.has(root.fingerprint256)) {
-      const allowed = this.options.requestHeader?.allowedNames ?? [];
-      return allowed.length === 0 || allowed.includes(cn) ? { kind: 'proxy' } : { kind: 'none' };
-    }
-    if (this.clientCAs.has(root.fingerprint256) && cn) {
-      const groups = asList(cert.subject.O as string | string[] | undefined);
+    if (typeof socket.getPeerX509Certificate !== 'function' || !socket.authorized) return NONE;
+    // The leaf as the peer sent it (its DER from the TLS session), not a certificate found by name.
+    const leaf = socket.getPeerX509Certificate();
+    if (!leaf) return NONE;
+    let chain: X509Certificate[] | undefined;
+    const intermediates = (): X509Certificate[] => (chain ??= peerIntermediates(leaf));
+    const subject = socket.getPeerCertificate(false).subject;
+    const cn = firstOf(subject?.CN);
+    if (this.proxyCAs.verifies(leaf, intermediates) && (this.allowedNames.length === 0 || this.allowedNames.includes(cn))) return PROXY;
+    if (cn && this.clientCAs.verifies(leaf, intermediates)) {
+      const groups = asList(subject.O as string | string[] | undefined);
       return { kind: 'user', user: { name: cn, groups: [...groups, 'system:authenticated'] } };
     }
-    return { kind: 'none' };
+    return NONE;
   }
 
   private fromHeaders(req: IncomingMessage): UserInfo | undefined {
@@ -128,14 +159,6 @@ export class Authenticator {
 
 function firstOf(v: string | string[] | undefined): string {
   return Array.isArray(v) ? (v[0] ?? '') : (v ?? '');
-}
-
-function rootOf(cert: PeerCertificate): PeerCertificate {
-  let c = cert as PeerCertificate & { issuerCertificate?: PeerCertificate };
-  for (let i = 0; i < 10 && c.issuerCertificate && c.issuerCertificate !== c && c.issuerCertificate.fingerprint256 !== c.fingerprint256; i++) {
-    c = c.issuerCertificate as PeerCertificate & { issuerCertificate?: PeerCertificate };
-  }
-  return c;
 }
 
 const PUBLIC_PATHS = /^\/(healthz|livez|readyz|version)(\/.*)?$/;

@@ -3,6 +3,7 @@ import type { ApiServerOptions } from './api-server';
 import { type EtcdTls, parseGoDuration, Storage } from '@kube/storage';
 import { Logger } from '@nestjs/common';
 import type { RegistrationNatsTls } from '@kube/registration';
+import type { RequestHeaderOptions } from './authentication';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
@@ -86,6 +87,23 @@ export function serviceAccountOptionsFromEnv(e: Readonly<Record<string, string |
   return { issuer: e.KUBE_SERVICE_ACCOUNT_ISSUER || DEFAULT_SERVICE_ACCOUNT_ISSUER, keyPem, signingKeyPem, apiAudiences: apiAudiences.length ? apiAudiences : undefined, jwksUri: e.KUBE_SERVICE_ACCOUNT_JWKS_URI || undefined };
 }
 
+/** The CN of the front proxy's client certificate when KUBE_REQUESTHEADER_ALLOWED_NAMES is not set (kubeadm's). */
+export const DEFAULT_REQUESTHEADER_ALLOWED_NAMES: readonly string[] = ['front-proxy-client'];
+
+/**
+ * kube's --requestheader-client-ca-file (KUBE_REQUESTHEADER_CLIENT_CA_FILE) and --requestheader-allowed-names
+ * (KUBE_REQUESTHEADER_ALLOWED_NAMES, comma-separated). Unset, the allowed names are kubeadm's `front-proxy-client`:
+ * "any certificate the CA signed" must be asked for by setting the variable to an empty value (and is warned
+ * about at start), never be what a forgotten variable means.
+ */
+export function requestHeaderFromEnv(e: Readonly<Record<string, string | undefined>> = process.env): RequestHeaderOptions | undefined {
+  const caFile = e.KUBE_REQUESTHEADER_CLIENT_CA_FILE;
+  if (!caFile) return undefined;
+  const names = e.KUBE_REQUESTHEADER_ALLOWED_NAMES;
+  const allowedNames = names === undefined ? [...DEFAULT_REQUESTHEADER_ALLOWED_NAMES] : names.split(',').map((n) => n.trim()).filter(Boolean);
+  return { caPem: readFileSync(caFile, 'utf8'), allowedNames };
+}
+
 export function serverConfigFromEnv(component: string, defaultPort: number): ServerConfig {
   const tokenFile = process.env.KUBE_TOKEN_AUTH_FILE;
   return {
@@ -102,9 +120,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       tls: { certPem: readFileSync(env('KUBE_TLS_CERT_FILE'), 'utf8'), keyPem: readFileSync(env('KUBE_TLS_PRIVATE_KEY_FILE'), 'utf8') },
       authentication: {
         clientCAPem: readOptional(process.env.KUBE_CLIENT_CA_FILE),
-        requestHeader: process.env.KUBE_REQUESTHEADER_CLIENT_CA_FILE
-          ? { caPem: readFileSync(process.env.KUBE_REQUESTHEADER_CLIENT_CA_FILE, 'utf8'), allowedNames: (process.env.KUBE_REQUESTHEADER_ALLOWED_NAMES ?? '').split(',').filter(Boolean) }
-          : undefined,
+        requestHeader: requestHeaderFromEnv(),
         tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8')) : undefined,
         serviceAccounts: serviceAccountOptionsFromEnv(),
       },
