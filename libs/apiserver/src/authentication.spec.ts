@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { webcrypto, X509Certificate } from 'node:crypto';
+import { createPrivateKey, webcrypto, X509Certificate } from 'node:crypto';
 import { createServer, request, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import * as x509 from '@peculiar/x509';
@@ -176,6 +176,22 @@ describe('CertificatePool', () => {
     // The same name and key identifier as `sub`, but another key: the leaf's signature does not verify with it.
     const impostor = x(await forgedIntermediate(sub, cluster));
     expect(pool.verifies(leaf, () => [impostor])).toBe(false);
+    // A certificate that is not a CA (basicConstraints CA:FALSE) signs nothing, even with a valid signature.
+    const notCA = await issueCertificate(cluster, { commonName: 'dave', usage: 'client' });
+    const notCAKey = await webcrypto.subtle.importKey('pkcs8', createPrivateKey(notCA.keyPem).export({ format: 'der', type: 'pkcs8' }), EC, true, ['sign']);
+    const keys = await webcrypto.subtle.generateKey(EC, true, ['sign', 'verify']);
+    const underNotCA = await x509.X509CertificateGenerator.create({
+      serialNumber: '0d0d',
+      subject: 'CN=erin',
+      issuer: new x509.X509Certificate(notCA.certPem).subjectName,
+      notBefore: new Date(Date.now() - HOUR),
+      notAfter: new Date(Date.now() + HOUR),
+      publicKey: keys.publicKey,
+      signingKey: notCAKey,
+      signingAlgorithm: SIGN,
+    });
+    expect(x(underNotCA.toString('pem')).verify(x(notCA.certPem).publicKey)).toBe(true);
+    expect(pool.verifies(x(underNotCA.toString('pem')), () => [x(notCA.certPem)])).toBe(false);
     let asked = 0;
     const direct = x((await issueCertificate(cluster, { commonName: 'carol', usage: 'client' })).certPem);
     expect(pool.verifies(direct, () => (asked++, []))).toBe(true);

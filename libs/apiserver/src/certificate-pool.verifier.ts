@@ -20,9 +20,9 @@ function allowsClientAuth(c: X509Certificate): boolean {
   return !usages || usages.length === 0 || usages.includes(CLIENT_AUTH) || usages.includes(ANY_USAGE);
 }
 
-/** `issuer` is a CA, names `child`'s issuer (and key identifier) and its key signed `child`. */
+/** `issuer` names `child`'s issuer (and key identifier) and its key signed `child`. */
 function signed(issuer: X509Certificate, child: X509Certificate): boolean {
-  return issuer.ca && child.checkIssued(issuer) && child.verify(issuer.publicKey);
+  return child.checkIssued(issuer) && child.verify(issuer.publicKey);
 }
 
 /**
@@ -53,6 +53,7 @@ export class CertificatePool {
   verifies(leaf: X509Certificate, intermediates: () => readonly X509Certificate[], now = Date.now()): boolean {
     if (this.roots.length === 0 || !within(validityOf(leaf), now) || !allowsClientAuth(leaf)) return false;
     if (this.signedByRoot(leaf, now)) return true;
+    // Pool CAs are trust anchors as configured; an intermediate must itself be a CA (basicConstraints CA:TRUE).
     const candidates = intermediates().filter((c) => c.ca && within(validityOf(c), now) && allowsClientAuth(c));
     return candidates.length > 0 && this.chainsUp(leaf, candidates, now, 0, new Set());
   }
