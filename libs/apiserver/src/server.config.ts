@@ -39,16 +39,48 @@ function readOptional(path: string | undefined): string | undefined {
   return path ? readFileSync(path, 'utf8') : undefined;
 }
 
-/** Parses a kube static token file: token,user,uid,"group1,group2". */
-export function parseTokenFile(text: string): Map<string, UserInfo> {
+/** One CSV record (RFC 4180, as Go's encoding/csv with TrimLeadingSpace): empty fields are kept. */
+function csvRecord(line: string): string[] {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    while (line[i] === ' ' || line[i] === '\t') i++;
+    let field = '';
+    if (line[i] === '"') {
+      for (i++; i < line.length; i++) {
+        if (line[i] !== '"') field += line[i];
+        else if (line[i + 1] === '"') field += line[++i];
+        else break;
+      }
+      i++;
+      const comma = line.indexOf(',', i);
+      field += comma < 0 ? line.slice(i) : line.slice(i, comma);
+      i = comma < 0 ? line.length : comma;
+    } else {
+      const comma = line.indexOf(',', i);
+      field = comma < 0 ? line.slice(i) : line.slice(i, comma);
+      i = comma < 0 ? line.length : comma;
+    }
+    fields.push(field);
+    if (i >= line.length) return fields;
+    i++;
+  }
+}
+
+/**
+ * Parses a kube static token file (kube's tokenfile.NewCSV): `token,user,uid[,"group1,group2"]`, the uid may be
+ * empty; fewer than 3 columns is an error; a record with an empty token is skipped.
+ */
+export function parseTokenFile(text: string, path = 'token file'): Map<string, UserInfo> {
   const tokens = new Map<string, UserInfo>();
-  for (const line of text.split('\n')) {
-    const trimmed = line.trim();
-    if (!trimmed || trimmed.startsWith('#')) continue;
-    const fields = trimmed.match(/("[^"]*"|[^,]+)/g)?.map((f) => f.replace(/^"|"$/g, '')) ?? [];
-    const [token, name, uid, groups] = fields;
-    if (!token || !name) continue;
-    tokens.set(token, { name, uid, groups: [...(groups ? groups.split(',').map((g) => g.trim()).filter(Boolean) : []), 'system:authenticated'] });
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim() || line.trimStart().startsWith('#')) continue;
+    const record = csvRecord(line);
+    if (record.length < 3) throw new Error(`token file '${path}' must have at least 3 columns (token, user name, user uid), found ${record.length}`);
+    const [token, name, uid, groups] = record;
+    if (!token) continue;
+    tokens.set(token, { name, uid: uid || undefined, groups: [...(record.length >= 4 ? groups.split(',') : []), 'system:authenticated'] });
   }
   return tokens;
 }
@@ -121,7 +153,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       authentication: {
         clientCAPem: readOptional(process.env.KUBE_CLIENT_CA_FILE),
         requestHeader: requestHeaderFromEnv(),
-        tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8')) : undefined,
+        tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8'), tokenFile) : undefined,
         serviceAccounts: serviceAccountOptionsFromEnv(),
       },
       maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
