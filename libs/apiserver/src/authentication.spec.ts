@@ -127,6 +127,16 @@ describe('Authenticator: which CA pool vouches for a client certificate', () => 
     expect(await anyName.ask({ cert: bundle(sample.certPem, forged), key: sample.keyPem }, MASTERS)).toEqual({ proxy: false, user: { name: 'system:kube-ts:sample-apiserver', groups: ['system:authenticated'] } });
   });
 
+  it('a client presenting a certificate and a bearer token is the certificate\'s user (kube tries x509 before tokens)', async () => {
+    const withTokens = await serve({ clientCAPem: cluster.certPem, tokens: new Map([['admin-token', { name: 'admin', groups: ['system:masters', 'system:authenticated'] }]]) });
+    try {
+      const alice = await issueCertificate(cluster, { commonName: 'alice', organizations: ['devs'], usage: 'client' });
+      expect(await withTokens.ask({ cert: alice.certPem, key: alice.keyPem }, { Authorization: 'Bearer admin-token' })).toEqual({ proxy: false, user: { name: 'alice', groups: ['devs', 'system:authenticated'] } });
+    } finally {
+      withTokens.server.close();
+    }
+  });
+
   it('a front-proxy-CA certificate with a forged intermediate naming the cluster CA is not a client-CA user', async () => {
     const forged = await forgedIntermediate(frontProxy, cluster);
     const other = await issueCertificate(frontProxy, { commonName: 'system:admin', organizations: ['system:masters'], usage: 'client' });

@@ -92,9 +92,10 @@ export class Authenticator {
   authenticate(req: IncomingMessage): UserInfo | undefined | Promise<UserInfo | undefined> {
     const identity = this.certIdentity(req.socket as TLSSocket);
     if (identity.kind === 'proxy') return this.fromHeaders(req);
+    // kube's union tries x509 before tokens: a client presenting both is the certificate's user.
+    if (identity.kind === 'user') return identity.user;
     const token = this.bearer(req);
-    if (token !== undefined) return this.authenticateToken(token) ?? this.options.tokenReview?.(token);
-    return identity.kind === 'user' ? identity.user : undefined;
+    return token === undefined ? undefined : (this.authenticateToken(token) ?? this.options.tokenReview?.(token));
   }
 
   /** A bearer token's identity: a static token, else a service-account JWT (kube's union of token authenticators). */
