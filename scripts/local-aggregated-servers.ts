@@ -11,7 +11,17 @@ import type { ClientIdentity } from '@kube/pki';
 import { stringify } from 'yaml';
 
 export const LOCAL_AGGREGATED_SERVERS: readonly AggregatedServerAccess[] = [
-  { component: 'sample-apiserver', service: 'wardle-server', apiService: 'v1alpha1.wardle.example.com' },
+  {
+    component: 'sample-apiserver',
+    service: 'wardle-server',
+    apiService: 'v1alpha1.wardle.example.com',
+    // Its NamespaceLifecycle and ResourceQuota admission read Namespaces (granted to every aggregated server) and
+    // ResourceQuotas, and charge Flunders to quotas, through the front door: its etcd role reaches only its own keys.
+    rules: [
+      { apiGroups: [''], resources: ['resourcequotas'], verbs: ['get', 'list', 'watch'] },
+      { apiGroups: [''], resources: ['resourcequotas/status'], verbs: ['update'] },
+    ],
+  },
   {
     component: 'counts-apiserver',
     service: 'counts-apiserver',

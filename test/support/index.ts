@@ -10,6 +10,7 @@ export { until } from './until';
 export { hasMetric, metricTotal } from './metrics.exposition';
 export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
 export { type SecuredNats, startSecuredNats } from './secured-nats';
+export { type SecuredEtcd, startSecuredEtcd } from './secured-etcd';
 export { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';
 export { NetnsFault, type NetnsLink, netnsUnavailable } from './netns.fault';
 export { serverProcessEnv } from './server-process.env';

@@ -1,6 +1,6 @@
-import { Module, type DynamicModule } from '@nestjs/common';
+import { Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ResourceQuotaAdmission } from '@kube/admission';
-import { AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity } from '@kube/apiserver';
+import { AggregatedApiServerModule, controlPlaneStores, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity, type ControlPlaneStores } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
 import { fischersResource, wardleResources, wardleStoragePrefix } from './resources';
@@ -21,11 +21,29 @@ export interface SampleApiServerOptions extends AggregatedServerOptions {
   storageRoot?: string;
 }
 
-function admissionPlugins(storage: Storage, storageRoot?: string): AdmissionPlugin[] {
+/**
+ * Its own admission: BanFlunder reads Fischers from its own storage; NamespaceLifecycle and ResourceQuota read (and
+ * charge) the control plane's Namespaces and ResourceQuotas through its API as this server (its etcd role reaches
+ * only /registry/wardle.example.com/). Not registered with a control plane, it has none to check against.
+ */
+function admissionPlugins(storage: Storage, controlPlane: ControlPlaneStores | undefined, storageRoot?: string): AdmissionPlugin[] {
   // The same store the REST handler serves Fischers from (Storage keeps one per prefix), so lookups hit its cache.
   const fischers = storage.resource({ group: WARDLE_GROUP, resource: fischersResource.plural }, wardleStoragePrefix(fischersResource.plural, storageRoot));
+  if (!controlPlane) return [new BanFlunderAdmission(fischers)];
   // Flunders count toward `count/flunders.wardle.example.com` quotas; ResourceQuota runs last.
-  return [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), new BanFlunderAdmission(fischers), ResourceQuotaAdmission.forStorage(storage)];
+  return [new NamespaceLifecycleAdmission(controlPlane.namespaces), new BanFlunderAdmission(fischers), new ResourceQuotaAdmission(controlPlane.resourceQuotas)];
+}
+
+const CONTROL_PLANE_STORES = Symbol('CONTROL_PLANE_STORES');
+
+/** Stops the control-plane informers (and their connections) with the server. */
+@Injectable()
+class ControlPlaneStoresLifecycle implements OnApplicationShutdown {
+  constructor(@Optional() @Inject(CONTROL_PLANE_STORES) private readonly stores?: ControlPlaneStores) {}
+
+  onApplicationShutdown(): void {
+    this.stores?.stop();
+  }
 }
 
 /**
@@ -36,16 +54,21 @@ function admissionPlugins(storage: Storage, storageRoot?: string): AdmissionPlug
 @Module({})
 export class SampleApiServerModule {
   static forRoot(options: SampleApiServerOptions): DynamicModule {
+    const target = options.registration?.target;
+    const controlPlane = target ? controlPlaneStores(target) : undefined;
     return {
       module: SampleApiServerModule,
       imports: [
         AggregatedApiServerModule.forRoot({
           ...options,
+          // KUBE_STORAGE_ROOT moves its keys, and the one etcd prefix it is confined to, together.
+          config: options.storageRoot && !options.config.etcdPrefix ? { ...options.config, etcdPrefix: `/registry/${options.storageRoot}/` } : options.config,
           apiService: WARDLE_API_SERVICE,
           resources: wardleResources(options.storageRoot),
-          admission: (storage) => admissionPlugins(storage, options.storageRoot),
+          admission: (storage) => admissionPlugins(storage, controlPlane, options.storageRoot),
         }),
       ],
+      providers: [{ provide: CONTROL_PLANE_STORES, useValue: controlPlane }, ControlPlaneStoresLifecycle],
     };
   }
 }

@@ -15,6 +15,11 @@ export interface ServerConfig {
   etcdTls?: EtcdTls;
   /** KUBE_ETCD_COMPACTION_INTERVAL (kube's --etcd-compaction-interval, default 5m; 0 never compacts). */
   etcdCompactionIntervalMs?: number;
+  /**
+   * The etcd keys this server may touch (libs/storage StorageOptions.prefix): `/registry/` for the control plane;
+   * an aggregated server is confined to `/registry/<its group>/` (AggregatedApiServerModule), as its etcd role is.
+   */
+  etcdPrefix?: string;
   natsUrl?: string;
   /** KUBE_NATS_CA_FILE / KUBE_NATS_CERT_FILE / KUBE_NATS_KEY_FILE: TLS to nats-server and this service's NATS identity. */
   natsTls?: RegistrationNatsTls;
@@ -159,6 +164,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
       maxMutatingRequestsInFlight: Number(env('KUBE_MAX_MUTATING_REQUESTS_INFLIGHT', '200')),
       requestTimeoutMs: Number(env('KUBE_REQUEST_TIMEOUT_SECONDS', '60')) * 1000,
+      readHeaderTimeoutMs: Number(env('KUBE_READ_HEADER_TIMEOUT_SECONDS', '32')) * 1000,
       requestLog: requestLogOptionsFromEnv(),
       minRequestTimeoutSeconds: Number(env('KUBE_MIN_REQUEST_TIMEOUT_SECONDS', '1800')),
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
@@ -167,7 +173,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
 }
 
 /** The process's etcd storage as the config says: endpoints, TLS, and kube's periodic compaction. */
-export function storageFor(config: Pick<ServerConfig, 'etcdEndpoints' | 'etcdTls' | 'etcdCompactionIntervalMs'>): Storage {
+export function storageFor(config: Pick<ServerConfig, 'etcdEndpoints' | 'etcdTls' | 'etcdCompactionIntervalMs' | 'etcdPrefix'>): Storage {
   const logger = new Logger('Compactor');
-  return new Storage({ endpoints: config.etcdEndpoints, tls: config.etcdTls, compactionIntervalMs: config.etcdCompactionIntervalMs, log: (m) => logger.log(m) });
+  return new Storage({ endpoints: config.etcdEndpoints, tls: config.etcdTls, prefix: config.etcdPrefix, compactionIntervalMs: config.etcdCompactionIntervalMs, log: (m) => logger.log(m) });
 }

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientCertPaths, ensurePki, type PkiPaths, servingCertPaths } from './pki.bootstrap';
+import { clientCertPaths, ensurePki, etcdClientPaths, type PkiPaths, servingCertPaths } from './pki.bootstrap';
 
 const read = (path: string): Promise<string> => readFile(path, 'utf8');
 const cert = async (path: string): Promise<X509Certificate> => new X509Certificate(await read(path));
@@ -103,6 +103,34 @@ describe('ensurePki', () => {
     expect(await read(files.key)).toBe(before);
     await ensurePki(paths.dir, { clientCertificates: { 'sample-apiserver': { user: 'wardle', groups: ['team-a'] } } });
     expect((await cert(files.cert)).subject.split('\n').sort()).toEqual(['CN=wardle', 'O=team-a']);
+  });
+
+  it('issues etcd certificates from a CA of its own: the server for its names, one client per etcd user (CN = user)', async () => {
+    await ensurePki(paths.dir, { etcdSans: ['etcd'], etcdClients: { 'core-api': 'kube-ts:core-api', root: 'root' } });
+    const etcdCa = await cert(paths.etcdCaCert);
+    const clusterCa = await cert(paths.caCert);
+    expect(etcdCa.ca).toBe(true);
+    const server = await cert(paths.etcdServerCert);
+    for (const host of ['localhost', 'etcd']) expect(server.checkHost(host)).toBe(host);
+    expect(server.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    // Server and client: etcd's gateway dials etcd itself with it (kubeadm's etcd/server has both too).
+    expect(server.keyUsage?.sort()).toEqual(['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2']);
+    expect(server.verify(etcdCa.publicKey)).toBe(true);
+    const core = etcdClientPaths(paths, 'core-api');
+    const client = await cert(core.cert);
+    expect(client.subject).toBe('CN=kube-ts:core-api');
+    expect(client.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
+    expect(client.verify(etcdCa.publicKey)).toBe(true);
+    // No cluster identity is an etcd user, and no etcd user a cluster identity.
+    expect(client.verify(clusterCa.publicKey)).toBe(false);
+    expect((await cert(paths.adminCert)).verify(etcdCa.publicKey)).toBe(false);
+    expect((await stat(core.key)).mode & 0o777).toBe(0o600);
+    expect((await cert(etcdClientPaths(paths, 'root').cert)).subject).toBe('CN=root');
+    const before = await read(core.key);
+    await ensurePki(paths.dir, { etcdSans: ['etcd'], etcdClients: { 'core-api': 'kube-ts:core-api' } });
+    expect(await read(core.key)).toBe(before);
+    await ensurePki(paths.dir, { etcdClients: { 'core-api': 'kube-ts:core-api-2' } });
+    expect((await cert(core.cert)).subject).toBe('CN=kube-ts:core-api-2');
   });
 });
 

@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { x509 } from './x509.provider';
 import { type CertificateAuthority, createCertificateAuthority, loadCertificateAuthority } from './certificate-authority';
-import { type IssueCertificateOptions, issueCertificate } from './certificate.issuer';
+import { type CertificateUsage, type IssueCertificateOptions, issueCertificate } from './certificate.issuer';
 
 /** Absolute or relative (as given) paths of every file ensurePki manages. */
 export interface PkiPaths {
@@ -30,6 +30,14 @@ export interface PkiPaths {
   readonly natsCaKey: string;
   readonly natsServerCert: string;
   readonly natsServerKey: string;
+  /**
+   * The etcd CA (kubeadm's etcd/ca): signs etcd's serving certificate and the etcd client certificates, nothing
+   * else, so that no Kubernetes or NATS identity is an etcd user and no etcd user a Kubernetes one.
+   */
+  readonly etcdCaCert: string;
+  readonly etcdCaKey: string;
+  readonly etcdServerCert: string;
+  readonly etcdServerKey: string;
 }
 
 export interface EnsurePkiOptions {
@@ -51,6 +59,14 @@ export interface EnsurePkiOptions {
    * when the cluster CA was just created.
    */
   readonly clientCertificates?: Readonly<Record<string, ClientIdentity>>;
+  /** Extra DNS names or IP addresses for etcd's serving certificate (it always has localhost, 127.0.0.1, ::1). */
+  readonly etcdSans?: readonly string[];
+  /**
+   * etcd client certificates (etcd CA), by name → the etcd user they authenticate as (their CN, which etcd's
+   * --client-cert-auth takes as the user): see etcdClientPaths. Reissued when missing, when the user differs or
+   * when the etcd CA was just created.
+   */
+  readonly etcdClients?: Readonly<Record<string, string>>;
 }
 
 /** A Kubernetes user as a client certificate carries it: CN the user name, O the groups. */
@@ -62,6 +78,8 @@ export interface ClientIdentity {
 const OWN_SERVING_SANS: readonly string[] = ['localhost', '127.0.0.1'];
 
 const NATS_SERVER_SANS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
+
+const ETCD_SERVER_SANS: readonly string[] = ['localhost', '127.0.0.1', '::1'];
 
 /** The names kube-apiserver's serving certificate carries (kubeadm's list, service CIDR 10.96.0.0/12). */
 export const APISERVER_DNS_NAMES: readonly string[] = [
@@ -100,7 +118,16 @@ export function pkiPaths(dir: string): PkiPaths {
     natsCaKey: file('nats-ca.key'),
     natsServerCert: file('nats-server.crt'),
     natsServerKey: file('nats-server.key'),
+    etcdCaCert: file('etcd-ca.crt'),
+    etcdCaKey: file('etcd-ca.key'),
+    etcdServerCert: file('etcd-server.crt'),
+    etcdServerKey: file('etcd-server.key'),
   };
+}
+
+/** The etcd client certificate and key ensurePki issues for `name` (EnsurePkiOptions.etcdClients). */
+export function etcdClientPaths(pki: Pick<PkiPaths, 'dir'>, name: string): { readonly cert: string; readonly key: string } {
+  return { cert: join(pki.dir, `etcd-client-${name}.crt`), key: join(pki.dir, `etcd-client-${name}.key`) };
 }
 
 /** The NATS client certificate and key of identity `name` in the PKI of `pki`. */
@@ -160,7 +187,28 @@ export async function ensurePki(dir: string, opts: EnsurePkiOptions = {}): Promi
   }
   await ensureServiceAccountKey({ cert: paths.serviceAccountPub, key: paths.serviceAccountKey });
   await ensureNatsPki(paths, opts);
+  await ensureEtcdPki(paths, opts);
   return paths;
+}
+
+/**
+ * A CA of its own for etcd: its serving certificate, and one client certificate per etcd user (CN = the user), so
+ * that reaching etcd takes a certificate this CA signed, and each API server holds only its own user's.
+ */
+async function ensureEtcdPki(paths: PkiPaths, opts: EnsurePkiOptions): Promise<void> {
+  const etcd = await ensureCa({ cert: paths.etcdCaCert, key: paths.etcdCaKey }, 'etcd-ca');
+  const { dnsNames, ipAddresses } = splitSans([...ETCD_SERVER_SANS, ...(opts.etcdSans ?? [])]);
+  const server = { cert: paths.etcdServerCert, key: paths.etcdServerKey };
+  const stale = etcd.created || !(await coversSans(server.cert, dnsNames, ipAddresses));
+  // Client usage too, as kubeadm's etcd/server: etcd's own gRPC gateway dials etcd with this certificate, which
+  // --client-cert-auth then verifies. Its CN is no etcd user, so it grants nothing.
+  const usable = !stale && (await hasUsage(server.cert, 'both'));
+  await ensureLeaf(server, etcd.ca, !usable, { commonName: 'etcd-server', dnsNames, ipAddresses, usage: 'both' });
+  for (const [name, user] of Object.entries(opts.etcdClients ?? {})) {
+    const files = etcdClientPaths(paths, name);
+    const reissue = etcd.created || !(await hasSubject(files.cert, { user }));
+    await ensureLeaf(files, etcd.ca, reissue, { commonName: user, usage: 'client' });
+  }
 }
 
 /**
@@ -208,6 +256,14 @@ async function coversSans(certPath: string, dnsNames: readonly string[], ipAddre
   const san = new x509.X509Certificate(await readFile(certPath, 'utf8')).getExtension(x509.SubjectAlternativeNameExtension);
   const present = new Set((san?.names.toJSON() ?? []).map((name) => `${name.type}:${normalizeIp(name.value)}`));
   return [...dnsNames.map((n) => `dns:${n}`), ...ipAddresses.map((ip) => `ip:${normalizeIp(ip)}`)].every((n) => present.has(n));
+}
+
+/** Whether the certificate carries exactly the extended key usages of `usage`. */
+async function hasUsage(certPath: string, usage: CertificateUsage): Promise<boolean> {
+  if (!(await exists(certPath))) return false;
+  const want = usage === 'both' ? ['1.3.6.1.5.5.7.3.1', '1.3.6.1.5.5.7.3.2'] : [usage === 'server' ? '1.3.6.1.5.5.7.3.1' : '1.3.6.1.5.5.7.3.2'];
+  const eku = new x509.X509Certificate(await readFile(certPath, 'utf8')).getExtension(x509.ExtendedKeyUsageExtension);
+  return [...(eku?.usages ?? [])].map(String).sort().join() === want.join();
 }
 
 async function hasSubject(certPath: string, identity: ClientIdentity): Promise<boolean> {

@@ -83,7 +83,8 @@ export class Cacher implements StorageInterface {
     if (this.cache.isStopped) return this.storage.watch(namespace, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
     if (rv === 0) await this.cache.start();
-    else await this.fresh(rv);
+    // A confined cache that cannot prove it holds what was asked for: etcd's own watch starts there.
+    else if (!(await this.fresh(rv)) && !this.cache.provesFreshness) return this.storage.watch(namespace, opts);
     // sendInitialEvents=false without a resourceVersion watches from now (kube's WatchList semantics).
     const initial = opts.sendInitialEvents ?? (rv === undefined || rv === 0);
     try {
@@ -96,11 +97,13 @@ export class Cacher implements StorageInterface {
 
   /**
    * Whether the cache may answer: unset, once proven as fresh as etcd (false when that takes too long: the
-   * caller reads etcd); N, once the cache reached N (504 when it does not in time).
+   * caller reads etcd); N, once the cache reached N (504 when it does not in time). A cache that cannot prove
+   * freshness (a server confined to its own etcd prefix) answers false instead: the caller reads etcd.
    */
   private async fresh(rv: number | undefined): Promise<boolean> {
     if (rv === undefined) return this.cache.waitUntilFresh(READ_FRESHNESS_TIMEOUT_MS);
     if (await this.cache.waitForRevision(rv, READ_FRESHNESS_TIMEOUT_MS)) return true;
+    if (!this.cache.provesFreshness) return false;
     throw tooLargeResourceVersion(rv, this.cache.revision);
   }
 }

@@ -1,6 +1,6 @@
 import { Etcd3, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
 import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
-import { prefixEnd } from './keys';
+import { prefixEnd, REGISTRY_ROOT } from './keys';
 
 /** Client TLS for etcd, as kube's --etcd-cafile/--etcd-certfile/--etcd-keyfile (PEM contents). */
 export interface EtcdTls {
@@ -15,6 +15,11 @@ export interface EtcdClientOptions {
   /** http://host:port or https://host:port (a bare host:port is http), all with the same scheme. */
   endpoints: string[];
   tls?: EtcdTls;
+  /**
+   * The key read (count only) to learn etcd's current revision: it must lie in a range the client may read, so a
+   * client confined to its own prefix by etcd's RBAC probes a key of that prefix. Default `/registry/\0revision`.
+   */
+  revisionKey?: string;
 }
 
 /**
@@ -60,8 +65,10 @@ export class EtcdClient {
   private revisionErrorWaiters: Array<(err: unknown) => void> = [];
   private revisionInFlight = false;
   private revisionQueued = false;
+  private readonly revisionKey: Buffer;
 
   constructor(options: EtcdClientOptions) {
+    this.revisionKey = Buffer.from(options.revisionKey ?? `${REGISTRY_ROOT}\u0000revision`);
     const { secure } = checkEtcdConnection(options);
     // The scheme stays on the hosts: etcd3 speaks TLS (system roots) to https:// hosts without credentials.
     const hosts = options.endpoints.map((e) => (/^https?:\/\//i.test(e) ? e : `http://${e}`));
@@ -132,7 +139,7 @@ export class EtcdClient {
     this.revisionWaiters = [];
     this.revisionErrorWaiters = [];
     try {
-      const res = await this.range({ key: Buffer.from('/registry/\u0000revision'), count_only: true }, 'revision', 'get');
+      const res = await this.range({ key: this.revisionKey, count_only: true }, 'revision', 'get');
       const rev = Number(res.header.revision);
       waiters.forEach((w) => w(rev));
     } catch (err) {

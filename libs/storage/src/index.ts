@@ -24,5 +24,17 @@ export { WatchChannel } from './watch.channel';
 export { EtcdClient, CompactedError, checkEtcdConnection, type EtcdClientOptions, type EtcdTls } from './etcd.client';
 export { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
 export { encodeContinueToken, decodeContinueToken, type ContinueToken } from './continue-token';
-export { objectKey, collectionKey, resourcePrefix } from './keys';
+export { objectKey, collectionKey, resourcePrefix, REGISTRY_ROOT } from './keys';
+export {
+  describeRange,
+  ETCD_ROOT_USER,
+  type EtcdGrant,
+  type EtcdPermission,
+  type EtcdUserAccess,
+  keyGrant,
+  prefixGrant,
+  rangesExcept,
+  reconcileEtcdAuth,
+  type ReconcileEtcdAuthOptions,
+} from './etcd.auth';
 export { LeaderElection, type LeaderElectionOptions } from './leader.election';

@@ -15,6 +15,10 @@ export interface RegistrySubscriber {
  * object we store lives under /registry/, the position of this watch follows etcd's global revision, which is
  * what lets a consistent read prove a cache fresh: fetch etcd's current revision, wait until this watch has
  * delivered it.
+ *
+ * A server confined by etcd's RBAC to a prefix of its own (an aggregated server: `/registry/<group>/`) watches
+ * that prefix only. Writes elsewhere move etcd's revision without reaching this watch, so its position proves
+ * nothing about a later revision (`followsEveryRevision` false): its caches then leave consistent reads to etcd.
  */
 export class RegistryWatch {
   private watcher?: RevisionWatcher;
@@ -23,7 +27,15 @@ export class RegistryWatch {
   private waiters: Array<{ revision: number; resolve: () => void }> = [];
   private stopped = false;
 
-  constructor(private readonly client: EtcdClient) {}
+  constructor(
+    private readonly client: EtcdClient,
+    readonly prefix: string = REGISTRY_ROOT,
+  ) {}
+
+  /** Whether this watch sees every revision of the keys we store (it watches all of /registry/). */
+  get followsEveryRevision(): boolean {
+    return this.prefix === REGISTRY_ROOT;
+  }
 
   /** Last revision whose events have all been dispatched. */
   get revision(): number {
@@ -72,7 +84,7 @@ export class RegistryWatch {
   }
 
   private watch(from: number): void {
-    this.watcher = new RevisionWatcher(this.client, REGISTRY_ROOT, from, {
+    this.watcher = new RevisionWatcher(this.client, this.prefix, from, {
       onEvents: (events) => this.dispatch(events),
       onProgress: () => this.release(),
       onError: () => void this.recover(),

@@ -3,7 +3,7 @@ import type { GroupResource } from '@kube/apimachinery';
 import { Cacher } from './cacher';
 import { EtcdClient, type EtcdTls } from './etcd.client';
 import { EtcdStorage } from './etcd.storage';
-import { resourcePrefix } from './keys';
+import { REGISTRY_ROOT, resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
 import { RegistryWatch } from './registry.watch';
 import type { StorageInterface } from './storage.interface';
@@ -12,6 +12,13 @@ import { WatchCache, type WatchCacheOptions } from './watch.cache';
 export interface StorageOptions extends WatchCacheOptions {
   endpoints: string[];
   tls?: EtcdTls;
+  /**
+   * The keys this server may touch: `/registry/` (the default: the control plane), or a prefix of its own under it
+   * that etcd's RBAC confines it to (an aggregated server's `/registry/<group>/`). A confined Storage watches and
+   * probes only that prefix, refuses resources outside it, never compacts (compaction is the control plane's),
+   * and reads etcd where its caches cannot prove freshness (see RegistryWatch).
+   */
+  prefix?: string;
   /** Serve reads and watches from a watch cache per resource (kube's --watch-cache). Default true. */
   watchCache?: boolean;
   /** Compact etcd every this many ms, coordinated with the other servers (Compactor; kube's --etcd-compaction-interval). Default 0: never. */
@@ -31,17 +38,26 @@ export class Storage {
   private readonly stores = new Map<string, StorageInterface>();
   private readonly compactor: Compactor;
 
+  /** The keys this server may touch (StorageOptions.prefix). */
+  readonly prefix: string;
+
   constructor(private readonly options: StorageOptions) {
-    this.client = new EtcdClient({ endpoints: options.endpoints, tls: options.tls });
-    this.registry = new RegistryWatch(this.client);
+    this.prefix = checkStoragePrefix(options.prefix ?? REGISTRY_ROOT);
+    const confined = this.prefix !== REGISTRY_ROOT;
+    this.client = new EtcdClient({ endpoints: options.endpoints, tls: options.tls, revisionKey: `${this.prefix}\u0000revision` });
+    this.registry = new RegistryWatch(this.client, this.prefix);
     this.leases = new LeaseManager(this.client);
-    this.compactor = new Compactor(this.client, options.compactionIntervalMs ?? 0, options.log);
+    // compact_rev_key lies outside a confined server's prefix, and compacting is the control plane's job.
+    this.compactor = new Compactor(this.client, confined ? 0 : (options.compactionIntervalMs ?? 0), options.log);
     this.compactor.start();
   }
 
   /** The storage of a resource kept under /registry/<storagePrefix>/ (one per prefix, shared by its users). */
   resource(resource: GroupResource, storagePrefix: string): StorageInterface {
     const prefix = resourcePrefix(storagePrefix);
+    if (!prefix.startsWith(this.prefix)) {
+      throw new Error(`${resource.resource}${resource.group ? `.${resource.group}` : ''} is stored under ${prefix}, outside this server's etcd prefix ${this.prefix}`);
+    }
     let store = this.stores.get(prefix);
     if (!store) {
       const etcd = new EtcdStorage(resource, prefix, this.client, this.leases, this.options.watcherCapacity);
@@ -89,4 +105,10 @@ export class Storage {
     await this.registry.stop();
     this.client.close();
   }
+}
+
+/** A storage prefix is /registry/ or a path under it ending in '/', so that it never matches a longer sibling. */
+function checkStoragePrefix(prefix: string): string {
+  if (!prefix.startsWith(REGISTRY_ROOT) || !prefix.endsWith('/')) throw new Error(`etcd prefix ${prefix}: expected ${REGISTRY_ROOT} or a path under it ending in /`);
+  return prefix;
 }

@@ -97,14 +97,27 @@ export class WatchCache implements RegistrySubscriber {
    */
   async waitUntilFresh(timeoutMs = 3000): Promise<boolean> {
     await this.start();
+    // A confined registry watch cannot prove any revision of etcd's: no round trip for a certain "no".
+    if (!this.provesFreshness) return false;
     const target = await this.client.currentRevision();
     return this.waitForRevision(target, timeoutMs);
   }
 
+  /** Resolves true once the cache reached `revision`; a cache that cannot prove it (provesFreshness) answers false at once. */
   async waitForRevision(revision: number, timeoutMs: number): Promise<boolean> {
     await this.start();
     if (this.current >= revision) return true;
+    if (!this.provesFreshness) return false;
     return (await this.registry.waitFor(revision, timeoutMs)) && this.synced && this.current >= revision;
+  }
+
+  /**
+   * Whether waiting can bring the cache to any revision of etcd's: true when the registry watch sees every
+   * revision; false for a server confined to its own prefix, whose caches reach only the revisions of its own
+   * writes (its Cacher reads etcd for the rest, as kube's Cacher without consistent reads from cache does).
+   */
+  get provesFreshness(): boolean {
+    return this.registry.followsEveryRevision;
   }
 
   get(key: string): KubeObject | undefined {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { freePorts } from './free-port';
 import { LocalServerProcess, startWithFreshPorts, type LocalServerSpec } from './local-server.process';
 import { tempDir } from './temp-dir';
@@ -11,10 +12,25 @@ export interface EtcdOptions {
   /** Extra etcd flags, e.g. ['--auto-compaction-mode=revision', '--auto-compaction-retention=5']. */
   readonly extraArgs?: readonly string[];
   readonly startTimeoutMs?: number;
+  /**
+   * Clients over TLS only, with client-certificate authentication, as every deployment runs etcd: the endpoint
+   * becomes https://, and etcd accepts only certificates that trustedCaFile signed. Default: plain HTTP.
+   */
+  readonly tls?: EtcdServerTls;
+}
+
+/** etcd's serving certificate and the CA of the client certificates it accepts (--client-cert-auth). */
+export interface EtcdServerTls {
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** --trusted-ca-file: the CA that signs etcd's client certificates (and, here, its serving certificate). */
+  readonly trustedCaFile: string;
+  /** A client certificate (PEM) the health probe presents: with --client-cert-auth, /health takes one too. */
+  readonly probe: { readonly certPem: string; readonly keyPem: string };
 }
 
 export interface EtcdProcess {
-  /** http://127.0.0.1:PORT, for the etcd3 client's `hosts`. */
+  /** http://127.0.0.1:PORT (https:// with `tls`), for the etcd3 client's `hosts`. */
   readonly endpoint: string;
   readonly clientPort: number;
   readonly peerPort: number;
@@ -50,7 +66,7 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
 
   private constructor(private readonly opts: ResolvedEtcdOptions) {
     super();
-    this.endpoint = `http://127.0.0.1:${opts.clientPort}`;
+    this.endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${opts.clientPort}`;
   }
 
   static async start(opts: ResolvedEtcdOptions): Promise<EtcdInstance> {
@@ -79,11 +95,13 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
       ports: [this.clientPort, this.peerPort],
       args: this.args(),
       healthUrl: `${this.endpoint}/health`,
+      healthTls: this.opts.tls ? { ca: readFileSync(this.opts.tls.trustedCaFile, 'utf8'), cert: this.opts.tls.probe.certPem, key: this.opts.tls.probe.keyPem } : undefined,
       startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     };
   }
 
   private args(): string[] {
+    const tls = this.opts.tls;
     const peerUrl = `http://127.0.0.1:${this.opts.peerPort}`;
     return [
       '--name=default',
@@ -97,6 +115,7 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
       '--logger=zap',
       '--log-outputs=stderr',
       '--log-level=warn',
+      ...(tls ? [`--cert-file=${tls.certFile}`, `--key-file=${tls.keyFile}`, `--trusted-ca-file=${tls.trustedCaFile}`, '--client-cert-auth'] : []),
       ...(this.opts.extraArgs ?? []),
     ];
   }

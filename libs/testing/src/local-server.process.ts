@@ -1,6 +1,6 @@
 import { requireExecutable } from './executable.locator';
 import { assertPortsFree } from './free-port';
-import { httpStatus, isPortClash, waitUntilReady } from './readiness.probe';
+import { type HealthProbeTls, httpStatus, isPortClash, waitUntilReady } from './readiness.probe';
 import { SupervisedProcess } from './supervised.process';
 
 /** How to run one local server binary (etcd, nats-server) for tests. */
@@ -12,6 +12,8 @@ export interface LocalServerSpec {
   args: string[];
   /** Ready once this URL answers 200. */
   healthUrl: string;
+  /** For an https:// healthUrl: the CA to verify the server with, and a client certificate to present. */
+  healthTls?: HealthProbeTls;
   startTimeoutMs: number;
 }
 
@@ -39,7 +41,7 @@ export abstract class LocalServerProcess {
     const command = requireExecutable(spec.executable, spec.installHint);
     await assertPortsFree(spec.name, spec.ports);
     this.proc = new SupervisedProcess({ name: spec.name, command, args: spec.args });
-    await waitUntilReady(this.proc, async () => (await httpStatus(spec.healthUrl)) === 200, spec.startTimeoutMs);
+    await waitUntilReady(this.proc, async () => (await httpStatus(spec.healthUrl, undefined, spec.healthTls)) === 200, spec.startTimeoutMs);
   }
 }
 

@@ -1,12 +1,20 @@
 import { get } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import type { SupervisedProcess } from './supervised.process';
 
 const POLL_MS = 100;
 
+/** PEM: the CA an https:// probe verifies the server with, and the client certificate it presents. */
+export interface HealthProbeTls {
+  readonly ca: string;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
 /** Resolves with the HTTP status of GET url, or undefined when nothing answers. */
-export function httpStatus(url: string, timeoutMs = 2_000): Promise<number | undefined> {
+export function httpStatus(url: string, timeoutMs = 2_000, tls?: HealthProbeTls): Promise<number | undefined> {
   return new Promise((resolve) => {
-    const req = get(url, { timeout: timeoutMs }, (res) => {
+    const req = (url.startsWith('https:') ? httpsGet : get)(url, { timeout: timeoutMs, ...tls }, (res) => {
       res.resume();
       resolve(res.statusCode);
     });

@@ -16,7 +16,8 @@ const FROM_CACHE: GetOptions = { resourceVersion: '0' };
 export class NamespaceLifecycleAdmission implements AdmissionPlugin {
   readonly name = 'NamespaceLifecycle';
 
-  constructor(private readonly namespaces: StorageInterface) {}
+  /** `namespaces`: the namespaces storage, or anything that reads Namespaces as it does (an aggregated server's, through the API). */
+  constructor(private readonly namespaces: Pick<StorageInterface, 'tryGet'>) {}
 
   async validate(a: AdmissionAttributes): Promise<void> {
     if (a.resource.group === '' && a.resource.plural === 'namespaces') {

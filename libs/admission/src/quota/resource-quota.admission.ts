@@ -45,8 +45,8 @@ function evaluate(quota: ResourceQuota, evaluator: QuotaEvaluator, obj: KubeObje
 export class ResourceQuotaAdmission implements AdmissionPlugin {
   readonly name = 'ResourceQuota';
 
-  /** `quotas`: the resourcequotas storage (core/v1, etcd prefix /registry/resourcequotas). */
-  constructor(private readonly quotas: StorageInterface) {}
+  /** `quotas`: the resourcequotas storage (core/v1, etcd prefix /registry/resourcequotas), or an aggregated server's through the API. */
+  constructor(private readonly quotas: Pick<StorageInterface, 'list' | 'guaranteedUpdate'>) {}
 
   /** On a server's Storage: the same resourcequotas store (and watch cache) core-api serves them from. */
   static forStorage(storage: Storage): ResourceQuotaAdmission {

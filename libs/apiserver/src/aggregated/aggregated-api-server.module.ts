@@ -5,7 +5,8 @@ import { DelegatingAuthorizer } from '../authorization/delegating.authorizer';
 import type { AdmissionBackend } from '@kube/admission';
 import type { UserInfo } from '../resource.definition';
 import { ApiClient } from './api.client';
-import { controlPlaneAdmissionBackend } from './control-plane.admission';
+import { controlPlaneAdmissionBackend, noControlPlaneAdmissionBackend } from './control-plane.admission';
+import { REGISTRY_ROOT } from '@kube/storage';
 import { TokenReviewAuthenticator } from './token-review.authenticator';
 import { SelfRegistrationModule, type ApiServiceIdentity } from './apiservice.registrar';
 import type { AggregatedServerOptions } from './aggregated-server.main';
@@ -33,10 +34,24 @@ export function aggregatedTokenReview(options: AggregatedServerOptions): ((token
   return new TokenReviewAuthenticator((token) => client.tokenReview(token)).authenticate;
 }
 
-/** Admission configuration read through the control plane it registers with (else from its own etcd). */
+/**
+ * Admission configuration read through the control plane it registers with; without one, a server confined to its
+ * own etcd prefix has none to read (no webhooks or policies apply), and an unconfined one reads its own etcd.
+ */
 export function aggregatedAdmissionBackend(options: AggregatedServerOptions): (() => AdmissionBackend) | undefined {
   const target = options.registration?.target;
-  return target ? () => controlPlaneAdmissionBackend(target) : undefined;
+  if (target) return () => controlPlaneAdmissionBackend(target);
+  return options.config.etcdPrefix === REGISTRY_ROOT ? undefined : noControlPlaneAdmissionBackend;
+}
+
+/**
+ * The etcd prefix an aggregated server keeps its objects under and is confined to: `/registry/<its APIService's
+ * group>/`, the one prefix its etcd role grants (scripts/etcd-access.ts). kube's aggregated servers have an etcd of
+ * their own (sample-apiserver's --etcd-prefix defaults to /registry/wardle.example.com); on a shared etcd a role
+ * confined to one prefix is the equivalent, and the server reads the control plane through its API instead.
+ */
+export function aggregatedEtcdPrefix(apiService: Pick<ApiServiceIdentity, 'group'>): string {
+  return `${REGISTRY_ROOT}${apiService.group}/`;
 }
 
 /**
@@ -49,11 +64,12 @@ export function aggregatedAdmissionBackend(options: AggregatedServerOptions): ((
 export class AggregatedApiServerModule {
   static forRoot(options: AggregatedApiServerModuleOptions): DynamicModule {
     const server = options.config.server;
-    const config = { ...options.config, server: { ...server, authorizer: aggregatedAuthorizer(options), authentication: { ...server.authentication, tokenReview: aggregatedTokenReview(options) } } };
+    const etcdPrefix = options.config.etcdPrefix ?? aggregatedEtcdPrefix(options.apiService);
+    const config = { ...options.config, etcdPrefix, server: { ...server, authorizer: aggregatedAuthorizer(options), authentication: { ...server.authentication, tokenReview: aggregatedTokenReview(options) } } };
     return {
       module: AggregatedApiServerModule,
       imports: [
-        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission, admissionBackend: aggregatedAdmissionBackend(options) }),
+        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission, admissionBackend: aggregatedAdmissionBackend({ ...options, config }) }),
         ...SelfRegistrationModule.when(options.apiService, options.registration),
       ],
     };

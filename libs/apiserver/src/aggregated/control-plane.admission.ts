@@ -18,7 +18,7 @@ interface Response {
 }
 
 /** A non-2xx answer as the Status the control plane sent (or one made from the code). */
-function statusError(res: Response, what: string): StatusError {
+export function statusError(res: Response, what: string): StatusError {
   let status: Partial<Status> = {};
   try {
     status = JSON.parse(res.body) as Partial<Status>;
@@ -29,12 +29,13 @@ function statusError(res: Response, what: string): StatusError {
 }
 
 /** The API path of a collection: `/api/v1[/namespaces/<ns>]/<resource>` or `/apis/<group>/<version>/…`. */
-function collectionPath(apiVersion: string, resource: string, namespace?: string): string {
+export function collectionPath(apiVersion: string, resource: string, namespace?: string): string {
   const root = apiVersion.includes('/') ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
   return namespace ? `${root}/namespaces/${namespace}/${resource}` : `${root}/${resource}`;
 }
 
-class ControlPlaneReader {
+/** The control plane's API as an aggregated server's own identity (its registration target), over keep-alive HTTPS. */
+export class ControlPlaneReader {
   private readonly agent: Agent;
   private readonly url: URL;
 
@@ -43,21 +44,28 @@ class ControlPlaneReader {
     this.agent = new Agent({ keepAlive: true, cert: target.certPem, key: target.keyPem, ca: target.caPem });
   }
 
-  private options(path: string): RequestOptions {
-    return { agent: this.agent, hostname: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port || 443, path, method: 'GET', headers: { Accept: 'application/json' } };
+  private options(path: string, method = 'GET', headers: Record<string, string> = {}): RequestOptions {
+    return { agent: this.agent, hostname: this.url.hostname.replace(/^\[|\]$/g, ''), port: this.url.port || 443, path, method, headers: { Accept: 'application/json', ...headers } };
   }
 
   get(path: string): Promise<Response> {
+    return this.send('GET', path);
+  }
+
+  /** One request with a JSON body (or none); the answer whatever its status. */
+  send(method: string, path: string, body?: unknown): Promise<Response> {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const headers: Record<string, string> = payload ? { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) } : {};
     return new Promise((resolve, reject) => {
-      const req = request(this.options(path), (res) => {
+      const req = request(this.options(path, method, headers), (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', reject);
       });
-      req.setTimeout(30_000, () => req.destroy(new Error(`GET ${path}: timeout`)));
+      req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: timeout`)));
       req.on('error', reject);
-      req.end();
+      req.end(payload);
     });
   }
 
@@ -151,5 +159,29 @@ export function controlPlaneAdmissionBackend(target: RegistrationTarget): Admiss
       namespaces.stop();
       reader.close();
     },
+  };
+}
+
+/** A watch that delivers nothing until closed (there is nothing to watch). */
+function idleWatch(): WatchStream {
+  let wake: () => void = () => undefined;
+  const closed = new Promise<void>((resolve) => (wake = resolve));
+  return {
+    close: () => wake(),
+    async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent> {
+      await closed;
+    },
+  };
+}
+
+/**
+ * An aggregated server with no control plane to read from (not registered with one) whose etcd role confines it
+ * to its own prefix: no webhook or policy configuration, no namespaces to match selectors against.
+ */
+export function noControlPlaneAdmissionBackend(): AdmissionBackend {
+  return {
+    listerWatcher: () => ({ list: async () => ({ items: [], resourceVersion: '0' }), watch: async () => idleWatch() }),
+    namespace: async () => undefined,
+    objects: async () => [],
   };
 }
