@@ -36,10 +36,15 @@ type Answer = (request: AdmissionRequest) => Record<string, unknown>;
 
 const patch = (ops: unknown[]): Record<string, unknown> => ({ allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(ops)).toString('base64') });
 
-/** What the test webhook answers, by path. */
+/** What the test webhook answers, by path: AdmissionResponse's result is the JSON field `status` (k8s.io/api admission/v1). */
 const ANSWERS: Record<string, Answer> = {
-  '/deny-bad': (r) => (r.object?.metadata.name?.startsWith('bad') ? { allowed: false, result: { message: `name ${r.object.metadata.name} is not allowed` } } : { allowed: true }),
-  '/deny-all': () => ({ allowed: false, result: { code: 403, reason: 'Forbidden', message: 'labelled objects are refused' } }),
+  '/deny-bad': (r) => (r.object?.metadata.name?.startsWith('bad') ? { allowed: false, status: { message: `name ${r.object.metadata.name} is not allowed` } } : { allowed: true }),
+  '/deny-all': () => ({ allowed: false, status: { code: 403, reason: 'Forbidden', message: 'labelled objects are refused' } }),
+  // As Gatekeeper, Kyverno and cert-manager's webhook answer: a code and a message, no reason.
+  '/deny-policy': () => ({ allowed: false, status: { code: 403, message: 'denied by policy' } }),
+  '/deny-conflict': () => ({ allowed: false, status: { status: 'Failure', code: 409, reason: 'AlreadyExists', message: 'a twin exists', details: { name: 'twin', kind: 'configmaps' } } }),
+  // Not kube's field: kube reads `status` only, so this refusal has no explanation.
+  '/deny-result-field': () => ({ allowed: false, result: { code: 403, message: 'never read' } }),
   '/allow': () => ({ allowed: true, warnings: ['the webhook saw this request'] }),
   // Adds label a (once), and reports whether it saw label b (set by the later webhook).
   '/mutate-a': (r) => (r.object?.metadata.labels?.a ? { allowed: true } : patch([{ op: 'add', path: '/metadata/labels/a', value: 'set' }])),
@@ -258,6 +263,59 @@ describe('admission webhooks and ValidatingAdmissionPolicy', () => {
     expect(calls('/mutate-b', 'mutated')).toHaveLength(1);
     expect(new Set([...a, ...calls('/mutate-b', 'mutated')].map((s) => s.request.uid)).size).toBe(1);
     await ok(['delete', 'mutatingwebhookconfiguration', 'a-mutator', 'b-mutator']);
+  });
+
+  it('passes a real webhook\'s denial message and code to kubectl verbatim (kubectl 1.27 and 1.33)', async () => {
+    const rule = [{ operations: ['CREATE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }];
+    const hook = (name: string, path: string): Record<string, unknown> => ({ name: `${name}.example.com`, clientConfig: url(path), rules: rule, objectSelector: { matchLabels: { deny: name } }, sideEffects: 'None', admissionReviewVersions: ['v1'] });
+    await ok(['apply', '-f', '-'], json({ apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingWebhookConfiguration', metadata: { name: 'policies' }, webhooks: [hook('policy', '/deny-policy'), hook('conflict', '/deny-conflict'), hook('legacy', '/deny-result-field')] }));
+    await untilRefused(configMap('policy-probe', 'unchecked', { deny: 'policy' }), /denied by policy/);
+    for (const session of [v127, v133]) {
+      const denied = await session.k(['create', '-f', '-'], configMap('policy-denied', 'unchecked', { deny: 'policy' }));
+      expect(denied.code).toBe(1);
+      expect(denied.stderr).toContain('error when creating "STDIN": admission webhook "policy.example.com" denied the request: denied by policy');
+    }
+    const policy = await stack.request('POST', '/api/v1/namespaces/unchecked/configmaps', { body: configMap('policy-raw', 'unchecked', { deny: 'policy' }) });
+    expect(policy.status).toBe(403);
+    expect(policy.json()).toMatchObject({ kind: 'Status', status: 'Failure', code: 403, message: 'admission webhook "policy.example.com" denied the request: denied by policy' });
+    expect(policy.json()).not.toHaveProperty('reason');
+    // Every part of the webhook's Status reaches the client: code, reason and details.
+    const conflict = await stack.request('POST', '/api/v1/namespaces/unchecked/configmaps', { body: configMap('conflict-raw', 'unchecked', { deny: 'conflict' }) });
+    expect(conflict.status).toBe(409);
+    expect(conflict.json()).toMatchObject({ status: 'Failure', code: 409, reason: 'AlreadyExists', message: 'admission webhook "conflict.example.com" denied the request: a twin exists', details: { name: 'twin', kind: 'configmaps' } });
+    const conflicted = await k(['create', '-f', '-'], configMap('conflict-kubectl', 'unchecked', { deny: 'conflict' }));
+    expect(conflicted.stderr).toContain('Error from server (AlreadyExists): error when creating "STDIN": admission webhook "conflict.example.com" denied the request: a twin exists');
+    const legacy = await stack.request('POST', '/api/v1/namespaces/unchecked/configmaps', { body: configMap('legacy-raw', 'unchecked', { deny: 'legacy' }) });
+    expect(legacy.status).toBe(400);
+    expect(legacy.json()).toMatchObject({ code: 400, message: 'admission webhook "legacy.example.com" denied the request without explanation' });
+    await ok(['delete', 'validatingwebhookconfiguration', 'policies']);
+  });
+
+  it('calls DELETE webhooks of a dry-run delete with dryRun and its DeleteOptions, and deletes nothing', async () => {
+    await ok(['apply', '-f', '-'], json({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name: 'deletes' },
+      webhooks: [{ name: 'deletes.example.com', clientConfig: url('/record-delete'), rules: [{ operations: ['DELETE'], apiGroups: [''], apiVersions: ['v1'], resources: ['configmaps'] }], objectSelector: { matchLabels: { 'delete-hook': 'yes' } }, sideEffects: 'NoneOnDryRun', admissionReviewVersions: ['v1'] }],
+    }));
+    await ok(['create', '-f', '-'], configMap('doomed', 'unchecked', { 'delete-hook': 'yes' }));
+    const before = JSON.parse(await ok(['get', 'configmap', 'doomed', '-n', 'unchecked', '-o', 'json'])) as KubeObject;
+    expect(await until(async () => {
+      await ok(['delete', 'configmap', 'doomed', '-n', 'unchecked', '--dry-run=server']);
+      return calls('/record-delete', 'doomed').length > 0;
+    }, 30_000)).toBe(true);
+    for (const session of [v127, v133]) expect(await session.ok(['delete', 'configmap', 'doomed', '-n', 'unchecked', '--dry-run=server', '--cascade=foreground'])).toBe('configmap "doomed" deleted (server dry run)\n');
+    const seen = calls('/record-delete', 'doomed');
+    for (const s of seen) {
+      expect(s.request).toMatchObject({ operation: 'DELETE', name: 'doomed', namespace: 'unchecked', dryRun: true, object: null, options: { kind: 'DeleteOptions', apiVersion: 'meta.k8s.io/v1', dryRun: ['All'] } });
+      expect(s.request.oldObject?.metadata.name).toBe('doomed');
+    }
+    expect(seen.at(-1)?.request.options).toMatchObject({ propagationPolicy: 'Foreground' });
+    expect(JSON.parse(await ok(['get', 'configmap', 'doomed', '-n', 'unchecked', '-o', 'json']))).toEqual(before);
+    await ok(['delete', 'configmap', 'doomed', '-n', 'unchecked']);
+    expect(calls('/record-delete', 'doomed').at(-1)?.request).toMatchObject({ dryRun: false, options: { kind: 'DeleteOptions', propagationPolicy: 'Background' } });
+    expect((await k(['get', 'configmap', 'doomed', '-n', 'unchecked'])).code).toBe(1);
+    await ok(['delete', 'validatingwebhookconfiguration', 'deletes']);
   });
 
   it('fails with failurePolicy Fail and admits with Ignore while the webhook is down', async () => {

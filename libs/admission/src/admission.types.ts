@@ -25,6 +25,13 @@ export interface AdmissionContext {
 export interface AdmissionOptions {
   fieldManager?: string;
   fieldValidation?: string;
+  /** A DELETE's DeleteOptions as the client sent them (dryRun is the context's). */
+  delete?: {
+    gracePeriodSeconds?: number;
+    preconditions?: { uid?: string; resourceVersion?: string };
+    propagationPolicy?: string;
+    orphanDependents?: boolean;
+  };
 }
 
 export interface AdmissionAttributes {

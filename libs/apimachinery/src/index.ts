@@ -16,3 +16,4 @@ export * from './strategic-merge-patch';
 export * from './protobuf';
 export * from './stable-json';
 export * from './quantity';
+export * from './go-json.typecheck';

@@ -14,7 +14,7 @@ import { compileMatchConditions, evaluateMatchConditions, type CompiledMatchCond
 import { matchesNamespaceSelector, matchesObjectSelector, selectorOf } from '../matching/object.matcher';
 import { isExemptAdmissionConfiguration, ruleKey, ruleMatches, ruleRequest, type RuleRequest } from '../matching/rule.matcher';
 import type { Webhook, WebhookConfiguration } from '../registration/admissionregistration.types';
-import { admissionRequest, admissionResponse, admissionReview, type AdmissionRequest, type AdmissionResponse } from './admission-review';
+import { admissionRequest, admissionResponse, admissionReview, decodeAdmissionReview, type AdmissionRequest, type AdmissionResponse, type AdmissionResult } from './admission-review';
 import { WebhookClient } from './webhook.client';
 
 const REVIEW_VERSIONS = ['v1', 'v1beta1'];
@@ -63,11 +63,11 @@ class CallingWebhookError extends Error {
 }
 
 /** kube's webhookerrors.ToStatusErr: a webhook's refusal as the Status the client sees. */
-function deniedBy(name: string, result: AdmissionResponse['result']): StatusError {
+export function deniedBy(name: string, result: AdmissionResult | undefined): StatusError {
   const prefix = `admission webhook ${JSON.stringify(name)} denied the request`;
   const message = result?.message ? `${prefix}: ${result.message}` : result?.reason ? `${prefix}: ${result.reason}` : `${prefix} without explanation`;
   const code = !result?.code || result.code < 400 ? 400 : result.code;
-  const details = result?.details as StatusError['status']['details'];
+  const details = result?.details;
   return new StatusError(code, (result?.reason ?? '') as StatusReason, message, details);
 }
 
@@ -167,7 +167,8 @@ abstract class WebhookAdmission implements AdmissionPlugin {
     try {
       let body: unknown;
       try {
-        body = await h.client().post(admissionReview(request, h.reviewVersion));
+        // client-go decodes the answer into an AdmissionReview: a value of the wrong type fails the call itself.
+        body = decodeAdmissionReview(await h.client().post(admissionReview(request, h.reviewVersion)));
       } catch (err) {
         throw new CallingWebhookError(h.name, `failed to call webhook: ${(err as Error).message}`);
       }
@@ -181,7 +182,7 @@ abstract class WebhookAdmission implements AdmissionPlugin {
       throw Errors.internal(err);
     }
     for (const w of response.warnings ?? []) a.ctx.warnings.push(w);
-    if (!response.allowed) throw deniedBy(h.name, response.result);
+    if (!response.allowed) throw deniedBy(h.name, response.status);
     return response;
   }
 }

@@ -1,0 +1,135 @@
+/**
+ * What Go's encoding/json (kube's sigs.k8s.io/json fork) refuses when it decodes a request body into a typed
+ * struct: a JSON value of the wrong kind for a field. kube answers those with 400 and the decoder's message
+ * (`json: cannot unmarshal object into Go struct field ObjectMeta.metadata.labels of type string`); code that
+ * trusts the declared TypeScript types would otherwise meet an object where it expects a string (a 500).
+ */
+
+/** A Go type as encoding/json decodes into it. */
+export type GoType =
+  /** `name`: a named type (`types.UID`), as Go prints it. */
+  | { readonly kind: 'string' | 'bool' | 'int64' | 'int32' | 'float64'; readonly name?: string }
+  /** Any JSON (interface{}, json.RawMessage, FieldsV1, RawExtension). */
+  | { readonly kind: 'any' }
+  /** A type whose UnmarshalJSON reads a JSON string first (metav1.Time): other values fail as `Go value of type string`. */
+  | { readonly kind: 'text' }
+  | { readonly kind: 'map'; readonly elem: GoType }
+  | { readonly kind: 'slice'; readonly elem: GoType }
+  /** `name` is how Go prints the type (`v1.ObjectMeta`); `fields` by JSON name. */
+  | { readonly kind: 'struct'; readonly name: string; readonly fields: Readonly<Record<string, GoType>> };
+
+export const GO_STRING: GoType = { kind: 'string' };
+export const GO_BOOL: GoType = { kind: 'bool' };
+export const GO_INT64: GoType = { kind: 'int64' };
+export const GO_INT32: GoType = { kind: 'int32' };
+export const GO_ANY: GoType = { kind: 'any' };
+export const GO_TIME: GoType = { kind: 'text' };
+
+export const goNamedString = (name: string): GoType => ({ kind: 'string', name });
+export const goMap = (elem: GoType): GoType => ({ kind: 'map', elem });
+export const goSlice = (elem: GoType): GoType => ({ kind: 'slice', elem });
+export const goStruct = (name: string, fields: Record<string, GoType>): GoType => ({ kind: 'struct', name, fields });
+
+/** How Go prints a type in UnmarshalTypeError (`map[string]string`, `[]v1.OwnerReference`). */
+function typeName(t: GoType): string {
+  switch (t.kind) {
+    case 'map':
+      return `map[string]${typeName(t.elem)}`;
+    case 'slice':
+      return `[]${typeName(t.elem)}`;
+    case 'struct':
+      return t.name;
+    case 'text':
+      return 'string';
+    case 'any':
+      return 'interface {}';
+    default:
+      return t.name ?? t.kind;
+  }
+}
+
+/** The JSON kind Go names in the message: `string`, `number`, `bool`, `array`, `object`. */
+function jsonKind(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'object') return 'object';
+  if (typeof v === 'boolean') return 'bool';
+  return typeof v;
+}
+
+const INT_RANGE = { int64: [-(2n ** 63n), 2n ** 63n - 1n], int32: [-(2n ** 31n), 2n ** 31n - 1n] } as const;
+
+/** The decoder's error context: the innermost struct and the JSON names of the fields on the way (slice indexes and map keys are not named). */
+interface Context {
+  struct: string;
+  fields: string[];
+}
+
+interface Mismatch {
+  value: string;
+  type: string;
+  context: Context;
+}
+
+function mismatch(value: unknown, t: GoType, ctx: Context, literal?: string): Mismatch {
+  return { value: literal ?? jsonKind(value), type: typeName(t), context: { struct: ctx.struct, fields: [...ctx.fields] } };
+}
+
+function unqualified(name: string): string {
+  return name.slice(name.lastIndexOf('.') + 1);
+}
+
+/** The first mismatch in document order (Go keeps decoding after one and reports the first). */
+function check(value: unknown, t: GoType, ctx: Context): Mismatch | undefined {
+  if (value === null || value === undefined || t.kind === 'any') return undefined;
+  switch (t.kind) {
+    case 'string':
+    case 'text':
+      return typeof value === 'string' ? undefined : mismatch(value, t, ctx);
+    case 'bool':
+      return typeof value === 'boolean' ? undefined : mismatch(value, t, ctx);
+    case 'float64':
+      return typeof value === 'number' ? undefined : mismatch(value, t, ctx);
+    case 'int64':
+    case 'int32': {
+      if (typeof value !== 'number') return mismatch(value, t, ctx);
+      const [min, max] = INT_RANGE[t.kind];
+      // JSON.parse kept no literal text: its shortest form stands for it.
+      if (!Number.isInteger(value) || BigInt(value) < min || BigInt(value) > max) return mismatch(value, t, ctx, `number ${value}`);
+      return undefined;
+    }
+    case 'map': {
+      if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, t, ctx);
+      for (const v of Object.values(value)) {
+        const m = check(v, t.elem, ctx);
+        if (m) return m;
+      }
+      return undefined;
+    }
+    case 'slice': {
+      if (!Array.isArray(value)) return mismatch(value, t, ctx);
+      for (const v of value) {
+        const m = check(v, t.elem, ctx);
+        if (m) return m;
+      }
+      return undefined;
+    }
+    case 'struct': {
+      if (typeof value !== 'object' || Array.isArray(value)) return mismatch(value, t, ctx);
+      for (const [k, v] of Object.entries(value)) {
+        const field = Object.hasOwn(t.fields, k) ? t.fields[k] : undefined;
+        if (!field) continue;
+        const m = check(v, field, { struct: unqualified(t.name), fields: [...ctx.fields, k] });
+        if (m) return m;
+      }
+      return undefined;
+    }
+  }
+}
+
+/** Go's UnmarshalTypeError text for the first value in `value` that does not decode into `t`, or undefined. */
+export function goDecodeError(value: unknown, t: GoType): string | undefined {
+  const m = check(value, t, { struct: '', fields: [] });
+  if (!m) return undefined;
+  const where = m.context.struct || m.context.fields.length ? `Go struct field ${m.context.struct}.${m.context.fields.join('.')}` : 'Go value';
+  return `json: cannot unmarshal ${m.value} into ${where} of type ${m.type}`;
+}
