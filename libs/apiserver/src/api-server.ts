@@ -26,7 +26,8 @@ import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { storageFor, storagePrefixOf } from './source.storage';
 import { streamWatch } from './watch.stream';
-import { listOptions, queryBool, queryInt64 } from './query.params';
+import { listOptions, queryBool } from './query.params';
+import { decodeDeleteOptions, isDryRun, validateDryRun } from './delete.options';
 import { OpenApiDocuments } from './openapi';
 
 export interface VersionInfo {
@@ -411,7 +412,9 @@ export class GenericApiServer {
       }
       case 'delete': {
         const options = await this.deleteOptions(req, query);
-        const { body, code } = await h.delete(ctx, ns, info.name, options, write.dryRun);
+        // The dry run is the DeleteOptions' (kubectl sends it in the body): admission and storage must all see it.
+        ctx.dryRun = isDryRun(options);
+        const { body, code } = await h.delete(ctx, ns, info.name, options, ctx.dryRun);
         if (body.kind === 'Status') {
           writeObject(res, code, body, negotiated.format, ctx.warnings);
           return code;
@@ -420,7 +423,8 @@ export class GenericApiServer {
       }
       case 'deletecollection': {
         const options = await this.deleteOptions(req, query);
-        const list = await h.deleteCollection(ctx, ns, listQuery(query), options, write.dryRun);
+        ctx.dryRun = isDryRun(options);
+        const list = await h.deleteCollection(ctx, ns, listQuery(query), options, ctx.dryRun);
         writeObject(res, 200, list, negotiated.format, ctx.warnings);
         return 200;
       }
@@ -473,22 +477,8 @@ export class GenericApiServer {
 
   private async deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {
     const raw = await readBody(req);
-    let options: DeleteOptions = {};
-    if (raw.length && raw.toString().trim()) {
-      const decoded = decodeBody(raw, bodyFormat(req.headers['content-type']) ?? 'json');
-      if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) throw Errors.badRequest('DeleteOptions must be an object');
-      options = decoded as unknown as DeleteOptions;
-    }
-    const grace = queryInt64(query, 'gracePeriodSeconds');
-    if (grace !== undefined) options.gracePeriodSeconds = grace;
-    const orphan = query.get('orphanDependents');
-    if (orphan !== null) options.orphanDependents = orphan === 'true';
-    const policy = query.get('propagationPolicy');
-    if (policy) options.propagationPolicy = policy as DeleteOptions['propagationPolicy'];
-    if (options.propagationPolicy && !['Orphan', 'Background', 'Foreground'].includes(options.propagationPolicy)) {
-      throw Errors.badRequest(`propagationPolicy: Unsupported value: "${options.propagationPolicy}": supported values: "Foreground", "Background", "Orphan"`);
-    }
-    return options;
+    const body = raw.length && raw.toString().trim() ? decodeBody(raw, bodyFormat(req.headers['content-type']) ?? 'json') : undefined;
+    return decodeDeleteOptions(body, query);
   }
 
   private async serveWatch(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams): Promise<number> {
@@ -567,8 +557,8 @@ function listQuery(query: URLSearchParams): ListQuery {
 const OPTIONS_KIND: Partial<Record<string, string>> = { create: 'CreateOptions', update: 'UpdateOptions', patch: 'PatchOptions' };
 
 function writeOptions(query: URLSearchParams, verb = '', contentType?: string): WriteOptions {
-  const dryRun = query.getAll('dryRun');
-  for (const d of dryRun) if (d !== 'All') throw Errors.badRequest(`Invalid dryRun value: ${d}. Valid values: All`);
+  // A DELETE's dryRun is its DeleteOptions' (decodeDeleteOptions); reads have none (kube ignores the parameter).
+  const dryRun = OPTIONS_KIND[verb] ? query.getAll('dryRun') : [];
   const fv = query.get('fieldValidation') ?? 'Warn';
   if (!['Ignore', 'Warn', 'Strict'].includes(fv)) throw Errors.badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Strict", "Warn"`);
   const manager = query.get('fieldManager') ?? undefined;
@@ -584,6 +574,7 @@ function writeOptions(query: URLSearchParams, verb = '', contentType?: string): 
   if (isApply && !manager) errors.push(FieldError.required('fieldManager', 'is required for apply patch'));
   if (!isApply && force !== undefined && verb === 'patch') errors.push(FieldError.forbidden('force', 'may not be specified for non-apply patch'));
   if (manager && Buffer.byteLength(manager) > FIELD_MANAGER_MAX_LENGTH) errors.push(FieldError.tooLong('fieldManager', '', FIELD_MANAGER_MAX_LENGTH));
+  errors.push(...validateDryRun(dryRun));
   const optionsKind = OPTIONS_KIND[verb];
   if (errors.length && optionsKind) throw Errors.invalid({ group: 'meta.k8s.io', kind: optionsKind }, '', errors);
   return { dryRun: dryRun.length > 0, fieldValidation: fv as FieldValidation, fieldManager: manager, force };

@@ -8,10 +8,61 @@ import {
   isDNS1123Subdomain,
   validateAnnotations,
   validateLabels,
+  GO_ANY,
+  GO_BOOL,
+  GO_INT64,
+  GO_STRING,
+  GO_TIME,
+  goDecodeError,
+  goMap,
+  goNamedString,
+  goSlice,
+  goStruct,
+  type GoType,
   type KubeObject,
   type ObjectMeta,
 } from '@kube/apimachinery';
 import type { NameValidation } from './resource.definition';
+
+const UID = goNamedString('types.UID');
+
+/** metav1.ObjectMeta as Go's decoder sees it (k8s.io/apimachinery/pkg/apis/meta/v1/types.go). */
+export const OBJECT_META_GO_TYPE: GoType = goStruct('v1.ObjectMeta', {
+  name: GO_STRING,
+  generateName: GO_STRING,
+  namespace: GO_STRING,
+  selfLink: GO_STRING,
+  uid: UID,
+  resourceVersion: GO_STRING,
+  generation: GO_INT64,
+  creationTimestamp: GO_TIME,
+  deletionTimestamp: GO_TIME,
+  deletionGracePeriodSeconds: GO_INT64,
+  labels: goMap(GO_STRING),
+  annotations: goMap(GO_STRING),
+  ownerReferences: goSlice(goStruct('v1.OwnerReference', { apiVersion: GO_STRING, kind: GO_STRING, name: GO_STRING, uid: UID, controller: GO_BOOL, blockOwnerDeletion: GO_BOOL })),
+  finalizers: goSlice(GO_STRING),
+  managedFields: goSlice(
+    goStruct('v1.ManagedFieldsEntry', {
+      manager: GO_STRING,
+      operation: goNamedString('v1.ManagedFieldsOperationType'),
+      apiVersion: GO_STRING,
+      time: GO_TIME,
+      fieldsType: GO_STRING,
+      fieldsV1: GO_ANY,
+      subresource: GO_STRING,
+    }),
+  ),
+});
+
+/**
+ * Go's decode error for a body whose metadata holds a value of the wrong JSON type (labels that are objects, a
+ * string generation), or undefined. Every later step (validation, field management) may then trust the types.
+ */
+export function objectMetaDecodeError(obj: { metadata?: unknown }, kind: string): string | undefined {
+  // The object as far as its metadata is typed: `ConfigMap.metadata` names the field of a metadata that is no object.
+  return goDecodeError({ metadata: obj.metadata }, goStruct(kind, { metadata: OBJECT_META_GO_TYPE }));
+}
 
 /** RFC 3339 with second precision, as kube serializes metav1.Time. */
 export function nowTimestamp(): string {

@@ -6,6 +6,7 @@ import {
   applyStrategicMergePatch,
   formatGroupVersion,
   generateName,
+  goDecodeError,
   isStatusError,
   pruneUnknownFields,
   successStatus,
@@ -20,6 +21,7 @@ import {
 } from '@kube/apimachinery';
 import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
 import { deletionFinalizersForGarbageCollection, validateDeleteOptions } from './gc.finalizers';
+import { OBJECT_META_GO_TYPE, objectMetaDecodeError } from './object-meta';
 import type { AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
 import { ResourceFieldManagers } from './field.managers';
@@ -214,7 +216,7 @@ export class RestHandler implements WriteTarget {
     const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
       const current = cur as KubeObject;
       const patched = this.applyPatch(current, patchType, patch);
-      const obj = this.decode(patched, ctx, opts);
+      const obj = this.decode(patched, ctx, opts, true);
       // A patch that carries no resourceVersion is unconditional: it applies to whatever is current.
       if (!obj.metadata.resourceVersion || !this.patchSetsResourceVersion(patch)) obj.metadata.resourceVersion = current.metadata.resourceVersion;
       return obj;
@@ -276,6 +278,7 @@ export class RestHandler implements WriteTarget {
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
     let written: { object: KubeObject; created: boolean };
+    let currentVersion: string | undefined;
     try {
       const result = await this.store.guaranteedUpdate(
         ns,
@@ -283,6 +286,7 @@ export class RestHandler implements WriteTarget {
         async (current) => {
           await undo?.();
           undo = undefined;
+          currentVersion = current?.metadata.resourceVersion;
           let w: Write;
           if (!current) {
             // PUT to a missing object creates it where the resource allows (configmaps do, CRs do not).
@@ -307,6 +311,8 @@ export class RestHandler implements WriteTarget {
         { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
       );
       const object = result.changed && !opts.dryRun ? await this.finishIfFinalized(result.object) : result.object;
+      // A dry-run deletion wrote nothing: its answer is the stored object marked as deleted, resourceVersion included (kube's updateForGracefulDeletionAndFinalizers).
+      if (startDeletion && opts.dryRun && result.changed && !object.metadata.resourceVersion && currentVersion) object.metadata.resourceVersion = currentVersion;
       written = { object, created: result.created };
     } catch (err) {
       await (undo as UndoFn | void)?.();
@@ -389,8 +395,10 @@ export class RestHandler implements WriteTarget {
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
     validateDeleteOptions(options);
     checkPreconditions(this.gr, name, current, options.preconditions);
-    await admit(this, 'admit', 'DELETE', ctx, '', undefined, current);
-    await admit(this, 'validate', 'DELETE', ctx, '', undefined, current);
+    // Webhooks see the DeleteOptions as sent (dryRun among them: ctx.dryRun is the options').
+    const admissionOptions = { delete: { gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions, propagationPolicy: options.propagationPolicy, orphanDependents: options.orphanDependents } };
+    await admit(this, 'admit', 'DELETE', ctx, '', undefined, current, admissionOptions);
+    await admit(this, 'validate', 'DELETE', ctx, '', undefined, current, admissionOptions);
     // The garbage collector's finalizers (orphan, foregroundDeletion) as the propagation policy asks (kube's Store.Delete).
     const policy = this.def.strategy?.garbageCollectionPolicy;
     const gc = deletionFinalizersForGarbageCollection(current, options, policy);
@@ -429,8 +437,11 @@ export class RestHandler implements WriteTarget {
 
   // ---- shared steps ----
 
-  /** Checks apiVersion/kind, fills them, applies fieldValidation (unknown fields are pruned or refused). */
-  decode(body: JsonValue, ctx: RequestContext, opts: WriteOptions): KubeObject {
+  /**
+   * Checks apiVersion/kind and the JSON types of metadata, fills type meta, applies fieldValidation (unknown
+   * fields are pruned or refused). `patched`: the body is a patch's result (kube reports its decode errors apart).
+   */
+  decode(body: JsonValue, ctx: RequestContext, opts: WriteOptions, patched = false): KubeObject {
     if (!isObject(body)) throw Errors.badRequest(`the body of the request was in an unknown format - expected a ${this.def.kind} object`);
     const obj = body as unknown as KubeObject;
     if (obj.apiVersion !== undefined && obj.apiVersion !== this.apiVersion) {
@@ -439,12 +450,27 @@ export class RestHandler implements WriteTarget {
     if (obj.kind !== undefined && obj.kind !== this.def.kind) {
       throw Errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.def.kind})`);
     }
-    if (obj.metadata !== undefined && !isObject(obj.metadata)) throw Errors.badRequest('metadata must be an object');
+    this.checkMetadataTypes(obj, patched);
     obj.apiVersion = this.apiVersion;
     obj.kind = this.def.kind;
     obj.metadata = obj.metadata ?? {};
     this.checkFields(obj, ctx, opts.fieldValidation);
     return obj;
+  }
+
+  /**
+   * Metadata as Go's decoder types it (a label that is an object, a string generation): 400 with the decoder's
+   * message, as kube's transformDecodeError words it, before any step trusts the types. Custom resources (the
+   * unstructured kinds, which alone refuse strategic merge patches) decode metadata on its own, as
+   * apiextensions' GetObjectMeta does: their messages name `ObjectMeta.<field>`.
+   */
+  private checkMetadataTypes(obj: KubeObject, patched: boolean): void {
+    const unstructured = !!this.def.disableStrategicMergePatch;
+    const err = unstructured ? goDecodeError(obj.metadata, OBJECT_META_GO_TYPE) : objectMetaDecodeError(obj, this.def.kind);
+    if (!err) return;
+    // A patch's result that does not decode is kube's 422 on the field "patch" (jsonPatcher.applyPatchToCurrentObject).
+    if (patched) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', JSON.stringify(obj), err)]);
+    throw Errors.badRequest(`${this.def.kind} in version ${JSON.stringify(this.def.version)} cannot be handled as a ${this.def.kind}: ${err}`);
   }
 
   private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation): void {
