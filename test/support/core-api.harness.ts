@@ -135,13 +135,25 @@ export interface StackHarness extends CoreApiHarness {
  * etcd and one PKI. `url`/`kubeconfig`/`request` go through the aggregator, as a user would.
  */
 export async function startStack(
-  opts: { etcd?: EtcdProcess; natsUrl?: string; natsTls?: NatsTlsOf; pki?: PkiPaths; requestLog?: RequestLogOptions; auditLogPath?: string; auditPolicy?: AuditPolicy; bootstrapManifests?: string; controllerManager?: boolean } = {},
+  opts: {
+    etcd?: EtcdProcess;
+    natsUrl?: string;
+    natsTls?: NatsTlsOf;
+    pki?: PkiPaths;
+    requestLog?: RequestLogOptions;
+    auditLogPath?: string;
+    auditPolicy?: AuditPolicy;
+    bootstrapManifests?: string;
+    controllerManager?: boolean;
+    /** Serving limits for every server of the stack (e.g. short read deadlines for the connection tests). */
+    limits?: Pick<ServerConfig['server'], 'requestTimeoutMs' | 'readHeaderTimeoutMs'>;
+  } = {},
 ): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
   const dir = tempDir('stack');
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
-  const extra = { requestLog: opts.requestLog };
+  const extra = { ...opts.limits, requestLog: opts.requestLog };
   const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
   const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls)), { logger: ['error', 'warn'] });

@@ -101,6 +101,7 @@ export async function startTestAggregatedServer(pki: PkiPaths, port = 0): Promis
       // exec/attach/port-forward style upgrades: answer 101 and echo every byte back.
       server.on('upgrade', (req, socket) => {
         seen.push({ path: req.url ?? '', headers: req.headers });
+        if (state.redirect) return void socket.end('HTTP/1.1 302 Found\r\nLocation: https://example.invalid/\r\nContent-Length: 0\r\n\r\n');
         socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
         socket.pipe(socket);
       });

@@ -7,7 +7,7 @@ import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
 import { proxyRequest, proxyUpgrade } from './proxy/backend.proxy';
-import type { BackendAgents, ProxyClientCertificate } from './proxy/backend.target';
+import type { BackendAgents } from './proxy/backend.target';
 import type { Route, RoutingTable } from './routing/routing.table';
 
 export interface FrontDoorOptions {
@@ -15,10 +15,11 @@ export interface FrontDoorOptions {
   port: number;
   tls: { certPem: string; keyPem: string };
   authentication: AuthenticationOptions;
-  proxyClient: ProxyClientCertificate;
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
   requestTimeoutMs?: number;
+  /** kube's ReadHeaderTimeout (default 32 s): how long a request's head may take to arrive. */
+  readHeaderTimeoutMs?: number;
   auditLogPath?: string;
   auditPolicy?: AuditPolicy;
   requestLog?: RequestLogOptions;
@@ -98,14 +99,8 @@ export class FrontDoor {
     const { req, res, path } = r;
     const user = r.user;
     if (!user) throw Errors.unauthorized();
-    if (r.upgrade) {
-      const gv = groupVersionOf(path);
-      const route = gv && this.routes.lookup(gv.group, gv.version);
-      if (!route || route.kind !== 'proxy') throw notFound();
-      r.proxied = true;
-      proxyUpgrade(req, r.upgrade.socket, r.upgrade.head, route.target, user, this.options.proxyClient);
-      return 101;
-    }
+    // An upgrade request is routed like any other (it passed the same chain): what the front door serves itself
+    // answers it on its own connection, which then closes; a proxied one goes to the upgrade path.
     const nonResource = await this.serveNonResource(req, res, path);
     if (nonResource) return nonResource;
     const gv = groupVersionOf(path);
@@ -115,6 +110,7 @@ export class FrontDoor {
     if (found.kind === 'local') return this.local.serveRequest(r);
     if (found.kind === 'unavailable') throw Errors.serviceUnavailable(found.message);
     r.proxied = true;
+    if (r.upgrade) return proxyUpgrade(req, res, r.upgrade, found.target, user, this.agents);
     return proxyRequest(req, res, found.target, user, this.agents);
   }
 

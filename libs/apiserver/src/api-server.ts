@@ -52,6 +52,8 @@ export interface ApiServerOptions {
   maxRequestsInFlight?: number;
   maxMutatingRequestsInFlight?: number;
   requestTimeoutMs?: number;
+  /** kube's ReadHeaderTimeout (default 32 s): how long a request's head may take to arrive. */
+  readHeaderTimeoutMs?: number;
   minRequestTimeoutSeconds?: number;
   /** Address published in /api's serverAddressByClientCIDRs. */
   advertiseAddress?: string;

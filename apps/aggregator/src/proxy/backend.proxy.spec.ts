@@ -1,9 +1,11 @@
 import { once } from 'node:events';
 import { createServer as createHttpServer, get as httpGet, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server as HttpsServer } from 'node:https';
+import { connect, type AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { proxyRequest } from './backend.proxy';
+import { closeGracefully, respondWithError, serveUpgrades, type UpgradeConnection } from '@kube/apiserver';
+import { proxyRequest, proxyUpgrade } from './backend.proxy';
 import type { BackendTarget } from './backend.target';
 import { TestBackends, until } from './backend.testing';
 
@@ -141,5 +143,145 @@ describe('proxyRequest', () => {
     // What the proxy holds in user space for this response stays small (one high-water mark plus a chunk).
     expect(responses[0].writableLength).toBeLessThan(1024 * 1024);
     stalled.destroy();
+  });
+});
+
+describe('proxyUpgrade', () => {
+  let backends: TestBackends;
+  let fronts: Server[] = [];
+
+  beforeEach(async () => {
+    backends = await TestBackends.create();
+  });
+
+  afterEach(async () => {
+    for (const s of fronts.splice(0)) await closeGracefully(s as unknown as HttpsServer);
+    await backends.close();
+  });
+
+  /** A plain HTTP front passing upgrade requests to `target` as the front door does (serveUpgrades, then proxyUpgrade). */
+  async function front(target: BackendTarget): Promise<{ port: number; outcomes: Array<number | Error> }> {
+    const outcomes: Array<number | Error> = [];
+    const server = createHttpServer((_req, res) => res.writeHead(500).end());
+    serveUpgrades(server, async (r) => {
+      try {
+        const code = await proxyUpgrade(r.req, r.res, r.upgrade as UpgradeConnection, target, USER, backends.agents);
+        outcomes.push(code);
+        return code;
+      } catch (err) {
+        outcomes.push(err as Error);
+        return respondWithError(r.res, err);
+      }
+    });
+    fronts.push(server);
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { port: (server.address() as AddressInfo).port, outcomes };
+  }
+
+  /** Writes `parts` (a number is a pause in ms) and reads until the front closes the connection or `waitMs` passed. */
+  async function raw(port: number, parts: Array<string | number>, waitMs = 2000): Promise<{ text: string; closed: boolean }> {
+    const socket = connect(port, '127.0.0.1');
+    let text = '';
+    let closed = false;
+    socket.on('data', (d: Buffer) => (text += d.toString('latin1')));
+    socket.on('error', () => undefined);
+    const ended = new Promise<void>((resolve) => socket.once('close', () => ((closed = true), resolve())));
+    await once(socket, 'connect');
+    for (const part of parts) {
+      if (typeof part === 'number') await new Promise((r) => setTimeout(r, part));
+      else socket.write(part);
+    }
+    await Promise.race([ended, new Promise((r) => setTimeout(r, waitMs))]);
+    socket.destroy();
+    return { text, closed };
+  }
+
+  const UPGRADE = 'GET /api/v1/namespaces/d/pods/p/exec HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n';
+  const SMUGGLED = 'POST /api/v1/namespaces/d/configmaps HTTP/1.1\r\nHost: x\r\nX-Remote-User: mallory\r\nContent-Length: 2\r\n\r\n{}';
+
+  it('sends the backend the request head alone; a non-101 answer is relayed whole and both connections close', async () => {
+    const seen: string[] = [];
+    const target = await backends.start((req, res) => {
+      seen.push(`${req.method} ${req.url} ${String(req.headers['x-remote-user'])}`);
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"kind":"APIResourceList"}');
+    });
+    const { port, outcomes } = await front(target);
+    const r = await raw(port, [UPGRADE + SMUGGLED, 50, SMUGGLED]);
+    expect(r.text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(r.text).toMatch(/\r\nConnection: close\r\n/i);
+    expect(r.text).toContain('{"kind":"APIResourceList"}');
+    expect(r.closed).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(seen).toEqual(['GET /api/v1/namespaces/d/pods/p/exec alice']);
+    expect(outcomes).toEqual([200]);
+  });
+
+  it('passes no client byte before the 101; after it, the early bytes first, then both ways', async () => {
+    const beforeSwitch: string[] = [];
+    const target = await backends.start(
+      (_req, res) => res.writeHead(500).end(),
+      (req, socket) => {
+        expect(req.headers['x-remote-user']).toBe('alice');
+        expect(req.headers.upgrade).toBe('websocket');
+        socket.on('data', (d: Buffer) => beforeSwitch.push(d.toString()));
+        // Answers late: whatever the client sends meanwhile must wait.
+        setTimeout(() => {
+          expect(beforeSwitch).toEqual([]);
+          socket.removeAllListeners('data');
+          socket.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n');
+          socket.pipe(socket);
+        }, 200);
+      },
+    );
+    const { port, outcomes } = await front(target);
+    const r = await raw(port, [UPGRADE + 'early;', 50, 'still-early;', 400, 'late'], 300);
+    expect(r.text).toMatch(/^HTTP\/1\.1 101 Switching Protocols\r\n/);
+    expect(r.text.slice(r.text.indexOf('\r\n\r\n') + 4)).toBe('early;still-early;late');
+    expect(outcomes).toEqual([101]);
+  });
+
+  it('relays a 4xx answer and closes, the bytes behind the request dropped', async () => {
+    const leaked: string[] = [];
+    const target = await backends.start(
+      (_req, res) => res.writeHead(500).end(),
+      (_req, socket) => {
+        socket.on('data', (d: Buffer) => leaked.push(d.toString()));
+        socket.end('HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nContent-Length: 15\r\n\r\n{"code":403000}');
+      },
+    );
+    const { port, outcomes } = await front(target);
+    const r = await raw(port, [UPGRADE + SMUGGLED]);
+    expect(r.text).toMatch(/^HTTP\/1\.1 403 Forbidden\r\n/);
+    expect(r.text.endsWith('{"code":403000}')).toBe(true);
+    expect(r.closed).toBe(true);
+    expect(outcomes).toEqual([403]);
+    expect(leaked).toEqual([]);
+  });
+
+  it('refuses a redirect with the ordinary path\'s 502 Status (CVE-2022-3172)', async () => {
+    const target = await backends.start(
+      (_req, res) => res.writeHead(500).end(),
+      (_req, socket) => void socket.end('HTTP/1.1 302 Found\r\nLocation: https://example.invalid/\r\nContent-Length: 0\r\n\r\n'),
+    );
+    const { port } = await front(target);
+    const r = await raw(port, [UPGRADE]);
+    expect(r.text).toMatch(/^HTTP\/1\.1 502 /);
+    expect(r.text).not.toContain('example.invalid');
+    expect(JSON.parse(r.text.slice(r.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', code: 502, reason: 'InternalError', message: 'the backend attempted to redirect this request, which is not permitted' });
+    expect(r.closed).toBe(true);
+  });
+
+  it('answers 503 when the backend cannot be reached, and 400 to an upgrade request that declares a body', async () => {
+    const target = await backends.start((_req, res) => res.writeHead(500).end());
+    const unreachable: BackendTarget = { ...target, url: new URL('https://127.0.0.1:1') };
+    const down = await raw((await front(unreachable)).port, [UPGRADE]);
+    expect(down.text).toMatch(/^HTTP\/1\.1 503 /);
+    expect(JSON.parse(down.text.slice(down.text.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', code: 503, reason: 'ServiceUnavailable' });
+    const { port } = await front(target);
+    const withBody = await raw(port, [UPGRADE.replace('\r\n\r\n', '\r\nContent-Length: 2\r\n\r\n') + '{}']);
+    expect(withBody.text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(withBody.closed).toBe(true);
   });
 });

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { Errors, StatusError } from '@kube/apimachinery';
-import type { UserInfo } from '@kube/apiserver';
+import type { UpgradeConnection, UserInfo } from '@kube/apiserver';
 import type { BackendConnection, BackendPool, Exchange } from './backend.pool';
-import type { BackendAgents, BackendTarget, ProxyClientCertificate } from './backend.target';
-import type { ResponseHead } from './http1.response';
+import type { BackendAgents, BackendTarget } from './backend.target';
+import { ResponseParser, type ResponseHandler, type ResponseHead } from './http1.response';
 
 /**
  * Hop-by-hop headers (RFC 9110), credentials, and the headers the proxy itself sets: never forwarded as the
@@ -243,54 +243,194 @@ export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: 
   });
 }
 
+/** The longest response head read from a backend before it answered the upgrade (as the ordinary path's parser). */
+const MAX_UPGRADE_HEAD_BYTES = 256 * 1024;
+const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})(?: |\r|$)/;
+
 /**
- * Upgrade requests (exec/attach/port-forward over SPDY or WebSocket): a dedicated TLS connection per request,
- * head forwarded with the identity headers, then bytes piped both ways. A non-101 answer is relayed and both
- * sockets are closed, so a connection that failed to upgrade is never reused (CVE-2018-1002105).
+ * One upgrade request (kube's UpgradeAwareHandler.tryUpgrade): a dedicated backend connection gets the request
+ * head alone; the backend's answer decides what happens next. 101: relayed, and only then do the client's
+ * bytes (those it sent early first) flow to the backend, and the backend's back, until either side closes.
+ * Anything else: relayed as the ordinary path relays a response (a redirect refused), and both connections
+ * closed, so no client byte ever reaches the backend (CVE-2018-1002105: a backend that did not upgrade would
+ * parse them as further requests from the front proxy, identity headers and all).
  */
-export function proxyUpgrade(req: IncomingMessage, client: Socket, head: Buffer, target: BackendTarget, user: UserInfo, cert: ProxyClientCertificate): void {
-  const backend = tlsConnect({
-    host: target.url.hostname,
-    port: Number(target.url.port || 443),
-    servername: target.serverName ?? (target.url.hostname.match(/^[\d.]+$/) ? undefined : target.url.hostname),
-    cert: cert.certPem,
-    key: cert.keyPem,
-    ca: target.caPem,
-    rejectUnauthorized: !target.insecureSkipTLSVerify,
-  });
-  const fail = (): void => {
-    client.destroy();
-    backend.destroy();
-  };
-  backend.once('error', () => {
-    client.end('HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n' + JSON.stringify(Errors.serviceUnavailable('error trying to reach service').status));
-    backend.destroy();
-  });
-  client.once('error', fail);
-  backend.once('secureConnect', () => {
-    const headers = backendHeaders(req, user, target, true);
-    const lines = [`${req.method} ${req.url} HTTP/1.1`];
-    for (let i = 0; i < headers.length; i += 2) lines.push(`${headers[i]}: ${headers[i + 1]}`);
-    backend.write(`${lines.join('\r\n')}\r\n\r\n`);
-    if (head.length) backend.write(head);
-    let buffered = Buffer.alloc(0);
-    const onData = (chunk: Buffer): void => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const end = buffered.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      backend.off('data', onData);
-      const statusLine = buffered.subarray(0, buffered.indexOf('\r\n')).toString();
-      client.write(buffered);
-      if (!/^HTTP\/1\.[01] 101/.test(statusLine)) {
-        client.end();
-        backend.destroy();
+class UpgradeExchange implements ResponseHandler {
+  private backend?: TLSSocket;
+  private pending?: Buffer;
+  private parser?: ResponseParser;
+  private status = 0;
+  private settled = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly client: Socket,
+    private readonly clientHead: Buffer,
+    private readonly resolve: (status: number) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {}
+
+  /** Until the backend's answer is decided: what its connection reports goes to the exchange. */
+  private readonly onBackendData = (chunk: Buffer): void => this.onData(chunk);
+  private readonly onBackendEnd = (): void => this.backendEnded();
+  private readonly onBackendClose = (): void => this.onBackendError(new Error('the backend closed the connection'));
+
+  start(pool: BackendPool, head: string): void {
+    const { host, port, servername, secureContext, rejectUnauthorized } = pool.options;
+    const backend = (this.backend = tlsConnect({ host, port, servername, secureContext, rejectUnauthorized }));
+    backend.once('secureConnect', () => {
+      backend.setNoDelay(true);
+      backend.write(head, 'latin1');
+    });
+    backend.on('data', this.onBackendData);
+    backend.on('end', this.onBackendEnd);
+    backend.on('close', this.onBackendClose);
+    backend.on('error', (err: Error) => this.onBackendError(err));
+    // The client went away, or someone else answered (the timeout) and its connection closed: the backend goes too.
+    this.res.on('close', () => {
+      backend.destroy();
+      this.done(this.res.statusCode);
+    });
+  }
+
+  /** Bytes from the backend before its answer was decided: the response head, maybe more behind it. */
+  private onData(chunk: Buffer): void {
+    if (this.parser) return this.parse(chunk);
+    let data = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    this.pending = undefined;
+    for (;;) {
+      const end = data.indexOf('\r\n\r\n', 0, 'latin1');
+      if (end < 0) {
+        if (data.length > MAX_UPGRADE_HEAD_BYTES) return this.onBackendError(new Error('response header too long'));
+        this.pending = data;
         return;
       }
-      backend.pipe(client);
-      client.pipe(backend);
-    };
-    backend.on('data', onData);
+      const status = STATUS_LINE.exec(data.toString('latin1', 0, Math.min(end, 64)));
+      if (!status) return this.onBackendError(new Error('malformed status line'));
+      const code = Number(status[1]);
+      if (code === 101) return this.upgrade(data);
+      if (code >= 200) break;
+      // An interim answer (100 Continue, 103 Early Hints): the real one follows.
+      data = data.subarray(end + 4);
+    }
+    this.parser = new ResponseParser(DROPPED_RESPONSE_HEADERS);
+    this.parser.reset(this, this.req.method === 'HEAD');
+    this.parse(data);
+  }
+
+  private parse(chunk: Buffer): void {
+    try {
+      this.parser?.execute(chunk);
+    } catch (err) {
+      this.onBackendError(err as Error);
+    }
+  }
+
+  /** 101: the backend switched protocols. Its answer goes to the client, then both directions are joined. */
+  private upgrade(received: Buffer): void {
+    const { client, res } = this;
+    const backend = this.backend as TLSSocket;
+    if (this.settled || res.headersSent || res.writableEnded || client.destroyed) {
+      // Too late: the timeout answered already, or the client is gone.
+      backend.destroy();
+      return;
+    }
+    this.status = 101;
+    backend.off('data', this.onBackendData);
+    backend.off('end', this.onBackendEnd);
+    backend.off('close', this.onBackendClose);
+    // Either side closing closes the other (the client's close reaches the backend through res 'close').
+    backend.on('close', () => client.destroy());
+    client.write(received);
+    if (this.clientHead.length) backend.write(this.clientHead);
+    backend.pipe(client);
+    client.pipe(backend);
+    this.done(101);
+  }
+
+  onHead(head: ResponseHead): void {
+    const res = this.res;
+    this.status = head.status;
+    if (head.status >= 300 && head.status < 400 && head.status !== 304 && head.headers.location !== undefined) {
+      this.backend?.destroy();
+      return this.fail(new StatusError(502, 'InternalError', 'the backend attempted to redirect this request, which is not permitted'));
+    }
+    if (this.settled || res.headersSent || res.writableEnded || res.destroyed) {
+      this.backend?.destroy();
+      return this.done(res.statusCode);
+    }
+    try {
+      res.writeHead(head.status, head.headers);
+    } catch (err) {
+      this.backend?.destroy();
+      return this.fail(new StatusError(502, 'InternalError', `invalid response from the backend: ${(err as Error).message}`));
+    }
+    if (head.streamed) res.flushHeaders();
+  }
+
+  onBody(chunk: Buffer): void {
+    if (this.settled) return;
+    if (!this.res.write(chunk)) {
+      const backend = this.backend as TLSSocket;
+      backend.pause();
+      this.res.once('drain', () => backend.resume());
+    }
+  }
+
+  /** The backend's whole non-101 answer is relayed: the client's connection ends with it (serveUpgrades). */
+  onEnd(): void {
+    if (this.settled) return;
+    this.done(this.status);
+    this.res.end();
+    this.backend?.destroy();
+  }
+
+  private backendEnded(): void {
+    if (this.parser?.endsWithClose) {
+      try {
+        this.parser.finish();
+      } catch (err) {
+        this.onBackendError(err as Error);
+      }
+      return;
+    }
+    this.onBackendError(new Error('the backend closed the connection'));
+  }
+
+  private onBackendError(err: Error): void {
+    this.backend?.destroy();
+    if (this.settled) return;
+    if (!this.res.headersSent) return this.fail(Errors.serviceUnavailable(`error trying to reach service: ${err.message}`));
+    // Cut mid-response: cut the client's too.
+    this.res.destroy();
+    this.done(this.status);
+  }
+
+  private done(status: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(status);
+  }
+
+  private fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(err);
+  }
+}
+
+/**
+ * Proxies an upgrade request (exec/attach/port-forward over SPDY or WebSocket) that passed the whole handler
+ * chain. Resolves with 101 once both directions are joined, or with the status of the backend's relayed answer;
+ * rejects with the Status error for the front door to write when nothing was written yet (unreachable backend,
+ * redirect). Such a request has no body of its own in Node (every byte after its head is the client's stream),
+ * so one that declares a body is refused: those bytes could only be forwarded before the backend's answer.
+ */
+export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, upgrade: UpgradeConnection, target: BackendTarget, user: UserInfo, agents: BackendAgents): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    if (bodyFraming(req) !== 'none') return reject(Errors.badRequest('an upgrade request cannot have a body'));
+    const exchange = new UpgradeExchange(req, res, upgrade.socket, upgrade.head, resolve, reject);
+    exchange.start(agents.poolFor(target), requestHead(req, backendHeaders(req, user, target, true), 'none'));
   });
-  client.once('close', () => backend.destroy());
-  backend.once('close', () => client.destroy());
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createCertificateAuthority, issueCertificate, type IssuedCertificate } from '@kube/pki';
 import { BackendAgents, type BackendTarget } from './backend.target';
 
@@ -25,9 +26,10 @@ export class TestBackends {
     return new TestBackends(ca.certPem, serving, client);
   }
 
-  /** Starts a backend answering with `handler`; the target trusts it through the test CA. */
-  async start(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<BackendTarget> {
+  /** Starts a backend answering with `handler` (and `upgrade` for upgrade requests); the target trusts it through the test CA. */
+  async start(handler: (req: IncomingMessage, res: ServerResponse) => void, upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void): Promise<BackendTarget> {
     const server = createServer({ cert: this.serving.certPem, key: this.serving.keyPem }, handler);
+    if (upgrade) server.on('upgrade', upgrade);
     this.servers.push(server);
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
