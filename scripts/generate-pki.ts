@@ -37,13 +37,15 @@ import { writeAggregatedServerAccess } from './local-aggregated-servers';
 const AGGREGATED_ACCESS_FILE = 'aggregated-apiservers.yaml';
 
 const USAGE =
-  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH [--nats-monitor HOST:PORT]] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
   readonly sans: string[];
   readonly natsSans: string[];
   readonly natsConfig?: string;
+  /** nats-server's monitoring listener in --nats-config (loopback: it asks nobody for credentials). */
+  readonly natsMonitor?: string;
   readonly kubeconfig?: string;
   readonly server?: string;
   readonly owner?: { uid: number; gid: number };
@@ -64,6 +66,7 @@ function parseOptions(argv: string[]): Options {
       san: { type: 'string', multiple: true, default: [] },
       'nats-san': { type: 'string', multiple: true, default: [] },
       'nats-config': { type: 'string' },
+      'nats-monitor': { type: 'string' },
       kubeconfig: { type: 'string' },
       server: { type: 'string' },
       owner: { type: 'string' },
@@ -87,6 +90,7 @@ function parseOptions(argv: string[]): Options {
     sans: values.san ?? [],
     natsSans: values['nats-san'] ?? [],
     natsConfig: values['nats-config'] ? resolve(values['nats-config']) : undefined,
+    natsMonitor: values['nats-monitor'],
     kubeconfig: values.kubeconfig ? resolve(values.kubeconfig) : undefined,
     server: values.server,
     owner: values.owner ? parseOwner(values.owner) : undefined,
@@ -145,7 +149,7 @@ async function main(): Promise<void> {
   console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates, NATS certificates (${natsClients.join(', ')})`);
   if (opts.natsConfig) {
     const tls = { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert };
-    await writeFile(opts.natsConfig, natsServerConfig({ tls, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES }), { mode: 0o600 });
+    await writeFile(opts.natsConfig, natsServerConfig({ tls, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES, monitor: opts.natsMonitor }), { mode: 0o600 });
     console.log(`[pki] wrote ${opts.natsConfig} (nats-server: TLS, one user per client certificate)`);
   }
 

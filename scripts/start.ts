@@ -8,6 +8,7 @@ import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { type ClientIdentity, clientCertPaths, ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
@@ -72,11 +73,10 @@ interface ChildSpec {
   ready(): Promise<boolean>;
 }
 
-interface Ports {
+export interface Ports {
   readonly etcd: number;
   readonly etcdPeer: number;
   readonly nats: number;
-  readonly natsMonitor: number;
   readonly api: ReadonlyMap<string, number>;
   readonly controllerManager: number;
 }
@@ -103,7 +103,6 @@ function readPorts(): Ports {
     etcd: envPort('KUBE_ETCD_PORT', 2379),
     etcdPeer: envPort('KUBE_ETCD_PEER_PORT', 2380),
     nats: envPort('KUBE_NATS_PORT', 4222),
-    natsMonitor: envPort('KUBE_NATS_MONITOR_PORT', 8222),
     api: new Map(API_SERVICES.map((s) => [s.name, envPort(s.portEnv, s.defaultPort)])),
     controllerManager: envPort('KUBE_CONTROLLER_MANAGER_PORT', 10257),
   };
@@ -144,16 +143,22 @@ function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
 
 const NATS_CONFIG = join(LOCAL, 'nats.conf');
 
-/** nats-server's configuration: TLS, and one user per service certificate with its registration permissions. */
-async function writeNatsConfig(ports: Ports, pki: PkiPaths): Promise<void> {
-  const config = natsServerConfig({
+/**
+ * nats-server's configuration: TLS, and one user per service certificate with its registration permissions. No
+ * monitoring listener: nats-server asks its monitoring clients for no credentials (not even over HTTPS), and on
+ * this machine's loopback every local process would reach it; readiness is probed on the client port instead.
+ */
+export function natsConfigFor(ports: Pick<Ports, 'nats'>, pki: PkiPaths, local: string = LOCAL): string {
+  return natsServerConfig({
     listen: `127.0.0.1:${ports.nats}`,
-    monitor: `127.0.0.1:${ports.natsMonitor}`,
-    jetStreamStoreDir: join(LOCAL, 'nats'),
+    jetStreamStoreDir: join(local, 'nats'),
     tls: { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert },
     identities: CONTROL_PLANE_REGISTRATION_IDENTITIES,
   });
-  await writeFile(NATS_CONFIG, config, { mode: 0o600 });
+}
+
+async function writeNatsConfig(ports: Ports, pki: PkiPaths): Promise<void> {
+  await writeFile(NATS_CONFIG, natsConfigFor(ports, pki), { mode: 0o600 });
   await chmod(NATS_CONFIG, 0o600);
 }
 
@@ -164,18 +169,80 @@ function natsEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<s
   return { KUBE_NATS_URL: `nats://127.0.0.1:${ports.nats}`, KUBE_NATS_CA_FILE: pki.natsCaCert, KUBE_NATS_CERT_FILE: client.cert, KUBE_NATS_KEY_FILE: client.key };
 }
 
-function natsSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
+function natsSpec(binaries: BinaryPaths, ports: Ports, pki: PkiPaths): ChildSpec {
+  const probe = natsClientPaths(pki, CONTROL_PLANE_REGISTRATION_IDENTITIES[0].name);
   return {
     name: 'nats',
     command: binaries['nats-server'],
     args: ['-c', NATS_CONFIG],
-    ports: [
-      { port: ports.nats, env: 'KUBE_NATS_PORT' },
-      { port: ports.natsMonitor, env: 'KUBE_NATS_MONITOR_PORT' },
-    ],
+    ports: [{ port: ports.nats, env: 'KUBE_NATS_PORT' }],
     describe: `nats://127.0.0.1:${ports.nats} (TLS, client certificates; JetStream store ${displayPath(join(LOCAL, 'nats'))})`,
-    // /healthz turns 200 once JetStream is up, not just when the port is open.
-    ready: async () => (await httpStatus(httpGet, `http://127.0.0.1:${ports.natsMonitor}/healthz`)) === 200,
+    ready: () => natsReady(ports.nats, { ca: pki.natsCaCert, cert: probe.cert, key: probe.key }),
+  };
+}
+
+/**
+ * nats-server accepts clients only once JetStream is up, and says so in the INFO line it sends before TLS. The
+ * probe then completes the TLS handshake with a NATS client certificate (it sends no CONNECT, so it acts as
+ * nobody), so that the server logs no failed handshake.
+ */
+function natsReady(port: number, files: { ca: string; cert: string; key: string }): Promise<boolean> {
+  return new Promise((resolveReady) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let settled = false;
+    const done = (ready: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolveReady(ready);
+    };
+    const timer = setTimeout(() => done(false), 2_000);
+    socket.once('error', () => done(false));
+    let line = '';
+    const onData = (chunk: Buffer): void => {
+      line += chunk.toString('latin1');
+      const end = line.indexOf('\r\n');
+      if (end < 0) return;
+      socket.off('data', onData);
+      let info: { jetstream?: boolean } = {};
+      try {
+        info = line.startsWith('INFO ') ? (JSON.parse(line.slice(5, end)) as typeof info) : {};
+      } catch {
+        // not nats-server
+      }
+      if (!info.jetstream) return done(false);
+      void Promise.all([files.ca, files.cert, files.key].map((f) => readFile(f))).then(([ca, cert, key]) => {
+        const secure = tlsConnect({ socket, ca, cert, key, servername: 'localhost' }, () => {
+          secure.end();
+          done(secure.authorized);
+        });
+        secure.once('error', () => done(false));
+      }, () => done(false));
+    };
+    socket.on('data', onData);
+  });
+}
+
+/** What the launcher sets in an API service's environment (on top of its own), credentials included. */
+function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+  const port = ports.api.get(service.name) as number;
+  return {
+    ...serviceUrls(ports),
+    KUBE_ETCD_ENDPOINTS: `http://127.0.0.1:${ports.etcd}`,
+    ...natsEnv(service, ports, pki),
+    KUBE_BIND_ADDRESS: '127.0.0.1',
+    KUBE_SECURE_PORT: String(port),
+    ...servingEnv(service, pki),
+    KUBE_CLIENT_CA_FILE: pki.caCert,
+    KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
+    KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
+    // Local aggregated servers listen on loopback; real clusters keep kube's refusal.
+    KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
+    ...(service.frontDoor ? frontDoorEnv(ports, pki) : {}),
+    ...serviceAccountEnv(service, pki),
+    ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
+    ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
   };
 }
 
@@ -185,24 +252,7 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
     name: service.name,
     command: process.execPath,
     args: [join(ROOT, service.main)],
-    env: {
-      ...process.env,
-      ...serviceUrls(ports),
-      KUBE_ETCD_ENDPOINTS: `http://127.0.0.1:${ports.etcd}`,
-      ...natsEnv(service, ports, pki),
-      KUBE_BIND_ADDRESS: '127.0.0.1',
-      KUBE_SECURE_PORT: String(port),
-      ...servingEnv(service, pki),
-      KUBE_CLIENT_CA_FILE: pki.caCert,
-      KUBE_REQUESTHEADER_CLIENT_CA_FILE: pki.frontProxyCaCert,
-      KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
-      // Local aggregated servers listen on loopback; real clusters keep kube's refusal.
-      KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-      ...(service.frontDoor ? frontDoorEnv(ports, pki) : {}),
-      ...serviceAccountEnv(service, pki),
-      ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
-      ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
-    },
+    env: { ...process.env, ...apiServiceEnv(service, ports, pki) },
     ports: [{ port, env: service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
@@ -214,19 +264,31 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
  * client certificate), signs approved kube-apiserver-client CSRs with the cluster CA and serves /healthz,
  * /readyz and /metrics on its own port.
  */
+function controllerManagerEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
+  return {
+    ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, ports.controllerManager),
+    // Its own serving certificate rather than the front door's (least privilege).
+    KUBE_TLS_CERT_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).cert,
+    KUBE_TLS_PRIVATE_KEY_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).key,
+  };
+}
+
+/**
+ * What the launcher puts into each service's environment (the controller-manager's included), by service name,
+ * without the environment every child inherits: docs/security.md's table of who holds which credential is checked
+ * against it (test/deploy/security-credentials.test.ts).
+ */
+export function launcherEnvironments(pki: PkiPaths, ports: Ports = readPorts()): Record<string, Record<string, string>> {
+  return Object.fromEntries([...API_SERVICES.map((s) => [s.name, apiServiceEnv(s, ports, pki)] as const), [CONTROLLER_MANAGER, controllerManagerEnv(ports, pki)] as const]);
+}
+
 function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
   const port = ports.controllerManager;
   return {
     name: CONTROLLER_MANAGER,
     command: process.execPath,
     args: [join(ROOT, 'dist/apps/controller-manager/src/main.js')],
-    // Its own serving certificate rather than the front door's (least privilege).
-    env: {
-      ...process.env,
-      ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, port),
-      KUBE_TLS_CERT_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).cert,
-      KUBE_TLS_PRIVATE_KEY_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).key,
-    },
+    env: { ...process.env, ...controllerManagerEnv(ports, pki) },
     ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
     describe: `https://127.0.0.1:${port} (health and metrics)`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
@@ -530,6 +592,15 @@ function frontDoor(): ApiServiceSpec {
   return doors[0];
 }
 
+/**
+ * .local holds every key, the admin kubeconfig, etcd's data and the audit log: owner-only (0700), also when an
+ * older version created it 0755. (The audit log itself is 0600: libs/apiserver's AuditLog.)
+ */
+export async function prepareLocalDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+}
+
 function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') ? rel : path;
@@ -541,13 +612,13 @@ async function main(): Promise<void> {
   const binaries = ensureBinaries({ log });
 
   log(`preparing certificates in ${displayPath(join(LOCAL, 'pki'))}`);
-  await mkdir(LOCAL, { recursive: true });
+  await prepareLocalDir(LOCAL);
   const clientCertificates = await aggregatedServerAccess();
   const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates });
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);
 
-  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
+  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports, pki), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
   await assertPortsFree(specs);
 
   const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));
@@ -568,4 +639,5 @@ async function main(): Promise<void> {
   console.log(`Ready. Try: kubectl --kubeconfig ${displayPath(kubeconfig)} get namespaces`);
 }
 
-main().catch((err) => fail(err));
+// Run as a script (node dist/scripts/start.js), not when a test imports its pure parts.
+if (process.argv[1] && resolve(process.argv[1]) === __filename) main().catch((err) => fail(err));

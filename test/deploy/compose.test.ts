@@ -158,7 +158,7 @@ describe('docker-compose.yml', () => {
     expect(compose.services.nats.healthcheck?.test.join(' ')).toMatch(/http:\/\/127\.0\.0\.1:8222\/healthz$/);
   });
 
-  it('runs etcd with auto-compaction and NATS with JetStream and monitoring on 8222', () => {
+  it('runs etcd with auto-compaction and NATS with JetStream and monitoring on its own loopback only', () => {
     const etcd = compose.services.etcd.command?.join(' ') ?? '';
     expect(etcd).toMatch(/--auto-compaction-mode=\w+/);
     expect(etcd).toMatch(/--auto-compaction-retention=\S+/);
@@ -166,7 +166,10 @@ describe('docker-compose.yml', () => {
     expect(etcd).toContain('--snapshot-count=10000');
     const nats = compose.services.nats.command ?? [];
     expect(nats).toContain('-js');
-    expect(nats.join(' ')).toMatch(/-m 8222\b/);
+    // nats-server asks monitoring clients for no credentials: the pki service's nats.conf binds it to the
+    // container's loopback (the healthcheck runs inside), and no flag opens it on every address.
+    expect(nats.join(' ')).not.toMatch(/(^| )(-m|-ms|--http_port|--https_port)( |=|$)/);
+    expect(compose.services.pki.command).toContain('--nats-monitor=127.0.0.1:8222');
   });
 
   it('runs NATS with TLS and per-service users (the pki service writes its configuration), and gives each control-plane service its own NATS certificate', () => {

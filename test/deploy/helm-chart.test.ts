@@ -143,12 +143,16 @@ describe('templates', () => {
       expect(text, file).toMatch(/- name: https\n\s+containerPort: /);
     }
     for (const c of API_COMPONENTS) expect(chartFile(`templates/${c}/deployment.yaml`), c).toMatch(/resources:\n\s+\{\{- toYaml \$v\.resources/);
-    // etcd and NATS: HTTP health endpoints of their own.
+    // etcd and NATS: HTTP health endpoints of their own; NATS' on the pod's loopback (its monitoring asks for no
+    // credentials), so probed from inside the container.
     for (const c of INFRA_COMPONENTS) {
       const { documents } = parseStripped(chartFile(`templates/${c}/statefulset.yaml`));
-      const container = (documents[0] as { spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string } }>> } } } }).spec.template.spec
+      const container = (documents[0] as { spec: { template: { spec: { containers: Array<Record<string, { httpGet?: { path: string }; exec?: { command: string[] } }>> } } } }).spec.template.spec
         .containers[0];
-      for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) expect(container[p]?.httpGet?.path, `${c} ${p}`).toMatch(/^\/health/);
+      for (const p of ['startupProbe', 'livenessProbe', 'readinessProbe']) {
+        const target = c === 'nats' ? container[p]?.exec?.command.at(-1) : container[p]?.httpGet?.path;
+        expect(target, `${c} ${p}`).toMatch(c === 'nats' ? /^http:\/\/127\.0\.0\.1:8222\/healthz/ : /^\/health/);
+      }
     }
   });
 
@@ -301,7 +305,7 @@ describe('helm lint and helm template', () => {
     }
   });
 
-  it('mounts the cluster CA key into the controller-manager only, as its CSR signing CA (none with clusterSigning.enabled=false)', () => {
+  it('mounts a CA key (the client CA\'s) into the controller-manager only, as its CSR signing CA (none with clusterSigning.enabled=false)', () => {
     type Volume = { name: string; secret?: { secretName: string; items?: Array<{ key: string }> } };
     type Container = { env?: Array<{ name: string; value: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
     type Obj = { kind: string; metadata: { name: string }; spec?: { template: { spec: { containers: Container[]; volumes?: Volume[] } } } };
@@ -310,7 +314,8 @@ describe('helm lint and helm template', () => {
       expect(rendered.status, rendered.stderr).toBe(0);
       return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null && ['Deployment', 'StatefulSet'].includes(d.kind));
     };
-    const caKeyMounts = (docs: Obj[]): string[] => docs.filter((d) => (d.spec?.template.spec.volumes ?? []).some((v) => v.secret?.secretName === 'kts-kube-ts-ca' && (v.secret.items ?? [{ key: 'tls.key' }]).some((i) => i.key === 'tls.key'))).map((d) => d.metadata.name);
+    const CAS = ['kts-kube-ts-ca', 'kts-kube-ts-client-ca', 'kts-kube-ts-front-proxy-ca', 'kts-kube-ts-nats-ca'];
+    const caKeyMounts = (docs: Obj[]): string[] => docs.filter((d) => (d.spec?.template.spec.volumes ?? []).some((v) => CAS.includes(v.secret?.secretName ?? '') && (v.secret?.items ?? [{ key: 'tls.key' }]).some((i) => i.key === 'tls.key'))).map((d) => d.metadata.name);
     for (const mode of ['generate', 'certManager']) {
       const docs = workloads('--set', `pki.mode=${mode}`);
       expect(caKeyMounts(docs), mode).toEqual(['kts-kube-ts-controller-manager']);
@@ -410,6 +415,9 @@ describe('helm lint and helm template', () => {
     const expected = JSON.parse(natsServerConfig({ tls: { certFile: '', keyFile: '', caFile: '' }, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES }));
     const byUser = (users: Array<{ user: string }>): Array<{ user: string }> => [...users].sort((a, b) => a.user.localeCompare(b.user));
     expect(byUser(config.authorization.users)).toEqual(byUser(expected.authorization.users));
+    // Monitoring listens on the pod's loopback only (a fixed port, which this machine may be using).
+    expect(config.http).toBe('127.0.0.1:8222');
+    delete config.http;
     config.tls = { ...config.tls, cert_file: server.cert, key_file: server.key, ca_file: server.ca };
     const conf = join(dir, 'nats.conf');
     writeFileSync(conf, JSON.stringify(config));

@@ -56,7 +56,10 @@ export function registrationPermissions(identity: RegistrationIdentity): Registr
 export interface NatsServerConfigOptions {
   /** host:port of the client listener (default: nats-server's flags decide). */
   readonly listen?: string;
-  /** host:port of the HTTP monitoring listener (/healthz; client certificates do not apply to it). */
+  /**
+   * host:port of the HTTP monitoring listener (/healthz). nats-server asks its clients for no credentials, over
+   * HTTPS neither: only a loopback no other component shares (a container's or pod's own).
+   */
   readonly monitor?: string;
   /** Turns JetStream on with its store here. */
   readonly jetStreamStoreDir?: string;

@@ -156,7 +156,8 @@ route host (verify_cert_and_check_known_urls): a service's client certificate ca
 {{- $users = append $users (dict "user" (printf "CN=%s" $identity) "permissions" (dict "publish" (dict "allow" $publish) "subscribe" (dict "allow" $subscribe))) }}
 {{- end }}
 {{- $tls := dict "cert_file" "/etc/nats/tls/tls.crt" "key_file" "/etc/nats/tls/tls.key" "ca_file" "/etc/nats/tls/ca.crt" }}
-{{- $config := dict "tls" (merge (dict "verify_and_map" true) $tls) "authorization" (dict "users" $users) }}
+{{- /* Monitoring on loopback only: nats-server never asks monitoring clients for a certificate. */}}
+{{- $config := dict "http" "127.0.0.1:8222" "tls" (merge (dict "verify_and_map" true) $tls) "authorization" (dict "users" $users) }}
 {{- $v := .Values.nats.bundled }}
 {{- if gt (int $v.replicas) 1 }}
 {{- $name := include "kube-ts.componentName" (dict "root" . "component" "nats") }}
@@ -172,6 +173,18 @@ route host (verify_cert_and_check_known_urls): a service's client certificate ca
 {{/* Whether the <fullname>-tokens Secret (static bearer tokens) exists: "true" or "". */}}
 {{- define "kube-ts.tokensEnabled" -}}
 {{- if or .Values.auth.adminToken.enabled .Values.metrics.serviceMonitor.enabled }}true{{ end }}
+{{- end }}
+
+{{/*
+The key of the <fullname>-tokens Secret a component mounts as its static token file (component dict), or "".
+The admin token (system:masters) only at the front door (tokens.csv); core-api and extensions, which Prometheus
+scrapes directly and which cannot review tokens, only the metrics token (metrics-tokens.csv, system:monitoring);
+aggregated servers none: they review bearer tokens with the front door (delegated TokenReview).
+*/}}
+{{- define "kube-ts.tokenFile" -}}
+{{- if and (eq .component "aggregator") (include "kube-ts.tokensEnabled" .root) }}tokens.csv
+{{- else if and (has .component (list "core-api" "extensions")) .root.Values.metrics.serviceMonitor.enabled }}metrics-tokens.csv
+{{- end }}
 {{- end }}
 
 {{/*
@@ -194,7 +207,7 @@ Takes the component dict; `values` must have `port`.
 - name: KUBE_TLS_PRIVATE_KEY_FILE
   value: /etc/kube-ts/serving/tls.key
 - name: KUBE_CLIENT_CA_FILE
-  value: /etc/kube-ts/serving/ca.crt
+  value: /etc/kube-ts/client-ca/ca.crt
 - name: KUBE_MAX_REQUESTS_INFLIGHT
   value: {{ .root.Values.apiserver.maxRequestsInflight | quote }}
 - name: KUBE_MAX_MUTATING_REQUESTS_INFLIGHT
@@ -203,9 +216,9 @@ Takes the component dict; `values` must have `port`.
   value: {{ .root.Values.apiserver.requestTimeoutSeconds | quote }}
 - name: KUBE_MIN_REQUEST_TIMEOUT_SECONDS
   value: {{ .root.Values.apiserver.minRequestTimeoutSeconds | quote }}
-{{- if include "kube-ts.tokensEnabled" .root }}
+{{- with include "kube-ts.tokenFile" . }}
 - name: KUBE_TOKEN_AUTH_FILE
-  value: /etc/kube-ts/tokens/tokens.csv
+  value: /etc/kube-ts/tokens/{{ . }}
 {{- end }}
 {{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
 {{- /* Its NATS identity: the client certificate nats-server maps to its registration permissions. */}}
@@ -217,9 +230,10 @@ Takes the component dict; `values` must have `port`.
   value: /etc/kube-ts/nats/tls.key
 {{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
-{{- /* Service-account tokens: core-api signs them, it and the front door verify them. */}}
+{{- /* Service-account tokens: core-api signs them, it and the front door verify them (the front door with the
+public key only). */}}
 - name: KUBE_SERVICE_ACCOUNT_KEY_FILE
-  value: /etc/kube-ts/service-account/sa.key
+  value: /etc/kube-ts/service-account/{{ ternary "sa.key" "sa.crt" (eq .component "core-api") }}
 {{- if eq .component "core-api" }}
 - name: KUBE_SERVICE_ACCOUNT_SIGNING_KEY_FILE
   value: /etc/kube-ts/service-account/sa.key
@@ -227,25 +241,32 @@ Takes the component dict; `values` must have `port`.
 {{- end }}
 {{- end }}
 
-{{/* Volumes every API server pod mounts: its serving certificate, the front-proxy CA (certificate only,
-never the key), the token file, and a writable /tmp (the root filesystem is read-only). */}}
+{{/* Volumes every API server pod mounts: its serving certificate, the client and front-proxy CAs
+(certificates only, never a key), its token file (kube-ts.tokenFile), and a writable /tmp (the root filesystem
+is read-only). */}}
 {{- define "kube-ts.apiserverVolumes" -}}
 - name: serving
   secret:
     secretName: {{ include "kube-ts.componentName" . }}-serving
+- name: client-ca
+  secret:
+    secretName: {{ include "kube-ts.fullname" .root }}-client-ca
+    items:
+      - key: tls.crt
+        path: ca.crt
 - name: front-proxy-ca
   secret:
     secretName: {{ include "kube-ts.fullname" .root }}-front-proxy-ca
     items:
       - key: tls.crt
         path: ca.crt
-{{- if include "kube-ts.tokensEnabled" .root }}
+{{- with include "kube-ts.tokenFile" . }}
 - name: tokens
   secret:
-    secretName: {{ include "kube-ts.fullname" .root }}-tokens
+    secretName: {{ include "kube-ts.fullname" $.root }}-tokens
     items:
-      - key: tokens.csv
-        path: tokens.csv
+      - key: {{ . }}
+        path: {{ . }}
 {{- end }}
 {{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
 - name: nats-client
@@ -256,6 +277,9 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
 - name: service-account-key
   secret:
     secretName: {{ include "kube-ts.fullname" .root }}-service-account-key
+    items:
+      - key: {{ ternary "sa.key" "sa.crt" (eq .component "core-api") }}
+        path: {{ ternary "sa.key" "sa.crt" (eq .component "core-api") }}
 {{- end }}
 - name: tmp
   emptyDir: {}
@@ -265,10 +289,13 @@ never the key), the token file, and a writable /tmp (the root filesystem is read
 - name: serving
   mountPath: /etc/kube-ts/serving
   readOnly: true
+- name: client-ca
+  mountPath: /etc/kube-ts/client-ca
+  readOnly: true
 - name: front-proxy-ca
   mountPath: /etc/kube-ts/front-proxy-ca
   readOnly: true
-{{- if include "kube-ts.tokensEnabled" .root }}
+{{- if include "kube-ts.tokenFile" . }}
 - name: tokens
   mountPath: /etc/kube-ts/tokens
   readOnly: true
@@ -347,10 +374,13 @@ roll when the chart reissues one. The apps read their certificates once at start
 {{- define "kube-ts.podAnnotations" -}}
 {{- if eq .root.Values.pki.mode "generate" }}
 {{- include "kube-ts.pki.generated" .root }}
-{{- $leaf := index .root.Values._generatedPki (ternary "controller-manager-client" (printf "%s-serving" .component) (eq .component "controller-manager")) }}
-checksum/serving-certificate: {{ $leaf.cert | sha256sum }}
+{{- $pki := .root.Values._generatedPki }}
+checksum/serving-certificate: {{ (index $pki (printf "%s-serving" .component)).cert | sha256sum }}
 {{- if eq .component "aggregator" }}
-checksum/front-proxy-client: {{ (index .root.Values._generatedPki "front-proxy-client").cert | sha256sum }}
+checksum/front-proxy-client: {{ (index $pki "front-proxy-client").cert | sha256sum }}
+{{- end }}
+{{- with index $pki (printf "%s-client" .component) }}
+checksum/client-certificate: {{ .cert | sha256sum }}
 {{- end }}
 {{- end }}
 {{- with .values.podAnnotations }}
@@ -364,8 +394,13 @@ pki.mode=generate: computes every CA and certificate ONCE per render and caches 
 Kept across upgrades: an existing CA Secret is reused (buildCustomCert); an existing leaf Secret is reused
 when its CA was reused and its subject/SANs (annotation kube-ts.io/subject-checksum) are unchanged;
 anything else is generated. `helm template` and client-side dry runs cannot look up, so they always show
-fresh material. Entries: ca, front-proxy-ca, nats-ca, <component>-serving, front-proxy-client, nats-server,
-nats-client-<identity>, controller-manager-client → {cert, key, ca, checksum}.
+fresh material. Entries: ca, client-ca, front-proxy-ca, nats-ca, <component>-serving (controller-manager's
+included), front-proxy-client, nats-server, nats-client-<identity>, controller-manager-client,
+<aggregated server>-client → {cert, key, ca, checksum}.
+A serving certificate is not a client certificate: genSignedCert gives every leaf both extended key usages, so
+the two are told apart by their CA. The cluster CA (ca) signs serving certificates, which clients verify; the
+client CA (client-ca) signs client certificates, which the API servers accept (KUBE_CLIENT_CA_FILE) and the
+controller-manager's CSR signer issues from; no server trusts ca for client certificates.
 */}}
 {{- define "kube-ts.pki.generated" -}}
 {{- $root := . }}
@@ -374,7 +409,7 @@ nats-client-<identity>, controller-manager-client → {cert, key, ca, checksum}.
 {{- $ns := $root.Release.Namespace }}
 {{- $pki := dict }}
 {{- $cas := dict }}
-{{- range $caName := list "ca" "front-proxy-ca" "nats-ca" }}
+{{- range $caName := list "ca" "client-ca" "front-proxy-ca" "nats-ca" }}
 {{- $existing := lookup "v1" "Secret" $ns (printf "%s-%s" $fullname $caName) }}
 {{- $crt := dig "data" "tls.crt" "" $existing }}
 {{- $key := dig "data" "tls.key" "" $existing }}
@@ -390,20 +425,24 @@ nats-client-<identity>, controller-manager-client → {cert, key, ca, checksum}.
 {{- $_ := set $pki $caName (dict "cert" $ca.Cert "key" $ca.Key "ca" $ca.Cert "checksum" "") }}
 {{- end }}
 {{- $leaves := list }}
-{{- $components := list "aggregator" "core-api" "extensions" "sample-apiserver" }}
+{{- $aggregated := list "sample-apiserver" }}
 {{- range $root.Values.aggregatedApiservers | default list }}
-{{- $components = append $components .name }}
+{{- $aggregated = append $aggregated .name }}
 {{- end }}
-{{- range $component := $components }}
+{{- range $component := concat (list "aggregator" "core-api" "extensions" "controller-manager") $aggregated }}
 {{- $sans := include "kube-ts.sans" (dict "root" $root "component" $component) | fromJson }}
 {{- $leaves = append $leaves (dict "name" (printf "%s-serving" $component) "cn" (printf "system:kube-ts:%s" $component) "ca" "ca" "dns" $sans.dns "ips" $sans.ips) }}
+{{- end }}
+{{- /* Each aggregated server's own identity (registration, reading the control plane): not its serving certificate. */}}
+{{- range $component := $aggregated }}
+{{- $leaves = append $leaves (dict "name" (printf "%s-client" $component) "cn" (printf "system:kube-ts:%s" $component) "ca" "client-ca" "dns" (list) "ips" (list)) }}
 {{- end }}
 {{- $leaves = append $leaves (dict "name" "front-proxy-client" "cn" "front-proxy-client" "ca" "front-proxy-ca" "dns" (list) "ips" (list)) }}
 {{- $leaves = append $leaves (dict "name" "nats-server" "cn" "nats-server" "ca" "nats-ca" "dns" (include "kube-ts.natsDnsNames" $root | fromJsonArray) "ips" (list "127.0.0.1")) }}
 {{- range $identity, $_ := include "kube-ts.natsIdentities" $root | fromJson }}
 {{- $leaves = append $leaves (dict "name" (printf "nats-client-%s" $identity) "cn" $identity "ca" "nats-ca" "dns" (list) "ips" (list)) }}
 {{- end }}
-{{- $leaves = append $leaves (dict "name" "controller-manager-client" "cn" "system:kube-controller-manager" "ca" "ca" "dns" (list) "ips" (list)) }}
+{{- $leaves = append $leaves (dict "name" "controller-manager-client" "cn" "system:kube-controller-manager" "ca" "client-ca" "dns" (list) "ips" (list)) }}
 {{- range $leaf := $leaves }}
 {{- $checksum := printf "%s|%s|%s" $leaf.cn (join "," $leaf.dns) (join "," $leaf.ips) | sha256sum }}
 {{- $caEntry := index $cas $leaf.ca }}
@@ -441,7 +480,7 @@ metadata:
     {{- if $e.checksum }}
     kube-ts.io/subject-checksum: {{ $e.checksum }}
     {{- end }}
-    {{- if has .entry (list "ca" "front-proxy-ca" "nats-ca") }}
+    {{- if has .entry (list "ca" "client-ca" "front-proxy-ca" "nats-ca") }}
     # CAs survive `helm uninstall`: a reinstall then reuses them and clients' trust stays valid.
     helm.sh/resource-policy: keep
     {{- end }}
@@ -452,8 +491,8 @@ data:
 {{- end }}
 
 {{/*
-A cert-manager Certificate for a component's serving (and probe client) certificate. Takes the component
-dict. ECDSA keys, which only sign: no keyEncipherment.
+A cert-manager Certificate for a component's serving certificate (server auth only: no component
+authenticates with it). Takes the component dict. ECDSA keys, which only sign: no keyEncipherment.
 */}}
 {{- define "kube-ts.pki.servingCertificate" -}}
 {{- $sans := include "kube-ts.sans" . | fromJson }}
@@ -480,9 +519,38 @@ spec:
   usages:
     - digital signature
     - server auth
-    - client auth
   issuerRef:
     group: cert-manager.io
     kind: Issuer
     name: {{ include "kube-ts.fullname" .root }}-ca
+{{- end }}
+
+{{/*
+A client certificate (client auth only) of the client CA: the identity `cn` a component authenticates to the
+API servers with. Takes dict: root, component (labels), entry (<fullname>-<entry>, the Secret), cn.
+*/}}
+{{- define "kube-ts.pki.clientCertificate" -}}
+apiVersion: cert-manager.io/v1
+kind: Certificate
+metadata:
+  name: {{ include "kube-ts.fullname" .root }}-{{ .entry }}
+  namespace: {{ .root.Release.Namespace }}
+  labels:
+    {{- include "kube-ts.labels" . | nindent 4 }}
+spec:
+  secretName: {{ include "kube-ts.fullname" .root }}-{{ .entry }}
+  commonName: {{ .cn }}
+  duration: {{ .root.Values.pki.certManager.duration }}
+  renewBefore: {{ .root.Values.pki.certManager.renewBefore }}
+  privateKey:
+    algorithm: ECDSA
+    size: 256
+    rotationPolicy: Always
+  usages:
+    - digital signature
+    - client auth
+  issuerRef:
+    group: cert-manager.io
+    kind: Issuer
+    name: {{ include "kube-ts.fullname" .root }}-client-ca
 {{- end }}

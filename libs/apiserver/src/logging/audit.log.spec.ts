@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '@kube/testing';
@@ -17,6 +17,20 @@ describe('AuditLog', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(readFileSync(path, 'utf8')).toContain('"auditID":"a"');
     expect(readFileSync(path, 'utf8')).not.toContain('late');
+  });
+
+  it('keeps the file readable by its owner only (0600), a new one and one an older version left 0644 alike', async () => {
+    const dir = tempDir('audit-log-mode');
+    const fresh = join(dir, 'fresh.log');
+    const old = join(dir, 'old.log');
+    writeFileSync(old, '', { mode: 0o644 });
+    for (const path of [fresh, old]) {
+      const log = new AuditLog(path);
+      log.write(event('m'));
+      await new Promise((r) => setTimeout(r, 50));
+      log.close();
+      expect(statSync(path).mode & 0o777, path).toBe(0o600);
+    }
   });
 
   it('survives a file it cannot open: the error is logged, events are dropped, nothing throws', async () => {

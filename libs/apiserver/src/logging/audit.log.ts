@@ -1,4 +1,4 @@
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, fchmod, type WriteStream } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import type { AuditEvent } from '../audit/audit.event';
 import { AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy } from '../audit/audit.policy';
@@ -14,7 +14,10 @@ export class AuditLog {
   constructor(path: string | undefined, policy: AuditPolicy = DEFAULT_AUDIT_POLICY) {
     if (path === '-') this.out = process.stdout;
     else if (path) {
-      const file = createWriteStream(path, { flags: 'a' });
+      // Owner-only, as kube-apiserver's (0600): audit events carry users, objects and request bodies. `mode` only
+      // applies to a new file; one left readable by an older version is narrowed once opened.
+      const file = createWriteStream(path, { flags: 'a', mode: 0o600 });
+      file.once('open', (fd: number) => fchmod(fd, 0o600, () => undefined));
       // A file that cannot be opened or written must not take the server down: say so once, keep serving.
       file.once('error', (err) => new Logger('AuditLog').error(`audit log ${path}: ${err.message}; audit events are dropped`));
       this.out = file;
