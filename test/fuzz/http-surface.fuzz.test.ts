@@ -335,6 +335,39 @@ describe('what earlier fuzzing runs found (each answered 500 once)', () => {
     expect(notAnObject.json()).toMatchObject({ code: 400, message: `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal string into Go struct field ${kind}.metadata of type v1.ObjectMeta` });
   });
 
+  it('a typed field of the wrong JSON type beyond metadata is kube\'s 400 too (a typed kind is checked against its schema)', async () => {
+    const cases: Array<[string, Record<string, unknown>, string]> = [
+      ['/apis/coordination.k8s.io/v1/namespaces/fuzz/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: [] }, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal array into Go struct field Lease.spec of type v1.LeaseSpec'],
+      ['/apis/coordination.k8s.io/v1/namespaces/fuzz/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: { leaseDurationSeconds: '15' } }, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal string into Go struct field LeaseSpec.spec.leaseDurationSeconds of type int32'],
+      ['/api/v1/namespaces/fuzz/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 1 } }, 'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal number into Go struct field ConfigMap.data of type string'],
+    ];
+    for (const [path, body, message] of cases) {
+      const r = await stack.request('POST', path, { body: JSON.stringify(body) });
+      expect(r.status, r.body).toBe(400);
+      expect(r.json()).toMatchObject({ code: 400, reason: 'BadRequest', message });
+    }
+  });
+
+  it('a patch whose result has metadata of the wrong JSON type is kube\'s 422 on the patch (jsonPatcher)', async () => {
+    const r = await stack.request('PATCH', '/api/v1/namespaces/fuzz/configmaps/cm', { body: JSON.stringify({ metadata: { labels: { a: { b: 1 } } } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
+    expect(r.status, r.body).toBe(422);
+    const status = r.json<{ message: string; details: { causes: Array<{ field: string; message: string }> } }>();
+    expect(status.message).toMatch(/^ "" is invalid: patch: Invalid value: "\{.*\}": json: cannot unmarshal object into Go struct field ObjectMeta\.metadata\.labels of type string$/);
+    expect(status.details.causes[0].field).toBe('patch');
+  });
+
+  it('a custom resource whose metadata has the wrong JSON type is kube\'s 400 (metadata decoded on its own, as apiextensions does)', async () => {
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'typeds.fuzz.example.com' }, spec: { group: 'fuzz.example.com', scope: 'Namespaced', names: { plural: 'typeds', singular: 'typed', kind: 'Typed' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+    expect((await stack.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: JSON.stringify(crd) })).status).toBe(201);
+    const path = '/apis/fuzz.example.com/v1/namespaces/fuzz/typeds';
+    expect(await until(async () => (await stack.request('GET', path)).status === 200, 30_000)).toBe(true);
+    for (const server of [stack, stack.extensions]) {
+      const r = await server.request('POST', path, { body: JSON.stringify({ apiVersion: 'fuzz.example.com/v1', kind: 'Typed', metadata: { name: 't', labels: { a: { b: 1 } } } }) });
+      expect(r.status, r.body).toBe(400);
+      expect(r.json()).toMatchObject({ code: 400, reason: 'BadRequest', message: 'Typed in version "v1" cannot be handled as a Typed: json: cannot unmarshal object into Go struct field ObjectMeta.labels of type string' });
+    }
+  });
+
   it.each(writes)('%s: user text in a Warning header (an unknown field named with a lone surrogate or beyond Latin-1) goes out as UTF-8', async (target, path, apiVersion, kind) => {
     const valid: Record<string, unknown> =
       kind === 'CustomResourceDefinition'

@@ -17,3 +17,4 @@ export * from './protobuf';
 export * from './stable-json';
 export * from './quantity';
 export * from './go-json.typecheck';
+export * from './go-json.schema';

@@ -7,6 +7,7 @@ import {
   formatGroupVersion,
   generateName,
   goDecodeError,
+  goTypeOfSchema,
   isStatusError,
   pruneUnknownFields,
   successStatus,
@@ -450,7 +451,7 @@ export class RestHandler implements WriteTarget {
     if (obj.kind !== undefined && obj.kind !== this.def.kind) {
       throw Errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.def.kind})`);
     }
-    this.checkMetadataTypes(obj, patched);
+    this.checkJsonTypes(obj, patched);
     obj.apiVersion = this.apiVersion;
     obj.kind = this.def.kind;
     obj.metadata = obj.metadata ?? {};
@@ -459,14 +460,18 @@ export class RestHandler implements WriteTarget {
   }
 
   /**
-   * Metadata as Go's decoder types it (a label that is an object, a string generation): 400 with the decoder's
-   * message, as kube's transformDecodeError words it, before any step trusts the types. Custom resources (the
-   * unstructured kinds, which alone refuse strategic merge patches) decode metadata on its own, as
-   * apiextensions' GetObjectMeta does: their messages name `ObjectMeta.<field>`.
+   * The body's JSON types as Go's decoder checks them (a label that is an object, a string generation, a list
+   * where the schema has a struct): 400 with the decoder's message, as kube's transformDecodeError words it,
+   * before any step trusts the types. Typed kinds are checked against their schema; custom resources (the
+   * unstructured kinds, which alone refuse strategic merge patches) only have their metadata decoded on its own,
+   * as apiextensions' GetObjectMeta does (their messages name `ObjectMeta.<field>`).
    */
-  private checkMetadataTypes(obj: KubeObject, patched: boolean): void {
+  private checkJsonTypes(obj: KubeObject, patched: boolean): void {
     const unstructured = !!this.def.disableStrategicMergePatch;
-    const err = unstructured ? goDecodeError(obj.metadata, OBJECT_META_GO_TYPE) : objectMetaDecodeError(obj, this.def.kind);
+    const schema = this.def.schema;
+    const err = unstructured
+      ? goDecodeError(obj.metadata, OBJECT_META_GO_TYPE)
+      : (objectMetaDecodeError(obj, this.def.kind) ?? (schema ? goDecodeError(obj, goTypeOfSchema(schema.name, schema.components)) : undefined));
     if (!err) return;
     // A patch's result that does not decode is kube's 422 on the field "patch" (jsonPatcher.applyPatchToCurrentObject).
     if (patched) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', JSON.stringify(obj), err)]);
