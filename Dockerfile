@@ -63,11 +63,12 @@ COPY --from=build /usr/local/bin/node /usr/local/bin/node
 ENV NODE_ENV=production
 WORKDIR /app
 # Code and dependencies stay owned by root: the service user can read, not modify them. Of the scripts only
-# the two compose runs; the development ones (start, ensure-binaries, new-apiserver, build-image) stay out.
+# those compose and the chart run (generate-pki, etcd-auth, healthcheck) and what they import; the development
+# ones (start, ensure-binaries, new-apiserver, build-image) stay out.
 COPY --from=prod-deps /src/node_modules ./node_modules
 COPY --from=build /src/dist/apps ./dist/apps
 COPY --from=build /src/dist/libs ./dist/libs
-COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/healthcheck.js ./dist/scripts/
+COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js ./dist/scripts/
 COPY package.json ./
 USER 1000:1000
 EXPOSE 6443 6444 6445 6446 6447

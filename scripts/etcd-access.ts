@@ -111,6 +111,16 @@ export function aggregatedEtcdClients(servers: ReadonlyArray<{ readonly componen
   return servers.map((s) => ({ component: s.component, group: apiServiceGroup(s.apiService) }));
 }
 
+/** In a PKI directory written by generate-pki: the aggregated servers (JSON AggregatedEtcdClient[]) whose etcd users etcd-auth applies. */
+export const ETCD_AGGREGATED_FILE = 'etcd-aggregated-servers.json';
+
+/** An ETCD_AGGREGATED_FILE's content, checked. */
+export function parseAggregatedEtcdClients(json: string): AggregatedEtcdClient[] {
+  const value: unknown = JSON.parse(json);
+  if (!Array.isArray(value)) throw new Error('expected a JSON array of {component, group}');
+  return value.map((v: { component?: unknown; group?: unknown }) => parseAggregatedEtcdClient(`${String(v?.component)}=${String(v?.group)}`));
+}
+
 /** `component=group` (the CLI's --aggregated) into an AggregatedEtcdClient. */
 export function parseAggregatedEtcdClient(raw: string): AggregatedEtcdClient {
   const m = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?)=([a-z0-9]([-a-z0-9.]*[a-z0-9])?)$/.exec(raw);

@@ -1,17 +1,18 @@
 /**
- * `node dist/scripts/etcd-auth.js --endpoints URL[,URL…] --ca FILE --cert FILE --key FILE [--aggregated COMPONENT=GROUP]… [--timeout SECONDS]`
+ * `node dist/scripts/etcd-auth.js --endpoints URL[,URL…] --ca FILE --cert FILE --key FILE [--aggregated COMPONENT=GROUP]… [--aggregated-file FILE] [--timeout SECONDS]`
  *
  * The one-shot step that gives etcd its users and roles (scripts/etcd-access.ts) and turns its authentication on,
  * run before any API server starts: docker-compose's `etcd-auth` service and the Helm chart's etcd-auth Job (npm
  * start does the same in-process). It connects with etcd's root client certificate (CN root), which only this step
- * holds. Idempotent: it runs at every start, so an etcd from before (data, no authentication) comes up with it, and
+ * holds. The aggregated servers come from --aggregated and from --aggregated-file (generate-pki's
+ * etcd-aggregated-servers.json, so that compose's list lives in one place). Idempotent: it runs at every start, so an etcd from before (data, no authentication) comes up with it, and
  * a changed table (an aggregated server added or removed) is applied.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { applyEtcdAccess, parseAggregatedEtcdClient } from './etcd-access';
+import { applyEtcdAccess, parseAggregatedEtcdClient, parseAggregatedEtcdClients } from './etcd-access';
 
-const USAGE = 'usage: etcd-auth --endpoints https://HOST:2379[,…] --ca FILE --cert FILE --key FILE [--aggregated COMPONENT=GROUP]... [--timeout SECONDS]';
+const USAGE = 'usage: etcd-auth --endpoints https://HOST:2379[,…] --ca FILE --cert FILE --key FILE [--aggregated COMPONENT=GROUP]... [--aggregated-file FILE] [--timeout SECONDS]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
       cert: { type: 'string' },
       key: { type: 'string' },
       aggregated: { type: 'string', multiple: true, default: [] },
+      'aggregated-file': { type: 'string' },
       timeout: { type: 'string', default: '120' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -39,7 +41,7 @@ async function main(): Promise<void> {
   await applyEtcdAccess({
     endpoints,
     tls: { caPem, certPem, keyPem },
-    aggregated: (values.aggregated ?? []).map(parseAggregatedEtcdClient),
+    aggregated: [...(values.aggregated ?? []).map(parseAggregatedEtcdClient), ...(values['aggregated-file'] ? parseAggregatedEtcdClients(readFileSync(values['aggregated-file'], 'utf8')) : [])],
     timeoutMs: timeout * 1000,
     log: (line) => console.log(`[etcd-auth] ${line}`),
   });

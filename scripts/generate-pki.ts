@@ -18,6 +18,11 @@
  * own (client-<server>.crt/.key, user system:kube-ts:<server>) and writes its RBAC to <dir>/aggregated-apiservers.yaml,
  * which core-api applies (KUBE_BOOTSTRAP_MANIFESTS): no aggregated server holds the admin's certificate.
  *
+ * etcd: the etcd CA, etcd's serving certificate (localhost, 127.0.0.1 and each --etcd-san) and one etcd client
+ * certificate per etcd user (etcd-client-<name>.crt/.key, CN = the user, scripts/etcd-access.ts): root's (only the
+ * etcd-auth one-shot's bundle holds it), each control-plane server's and each --aggregated server's; and
+ * <dir>/etcd-aggregated-servers.json, the aggregated servers whose etcd users etcd-auth applies.
+ *
  * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
  * reissues what is missing or lacks a requested SAN.
  *
@@ -31,13 +36,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePki, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
-import { writeAggregatedServerAccess } from './local-aggregated-servers';
+import { aggregatedEtcdClients, CONTROL_PLANE_ETCD_CLIENTS, ETCD_AGGREGATED_FILE, ETCD_ROOT_CLIENT, etcdUser } from './etcd-access';
+import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggregated-servers';
 
 /** In <dir>: the RBAC of the --aggregated servers, for core-api's KUBE_BOOTSTRAP_MANIFESTS (put it in core-api's bundle). */
 const AGGREGATED_ACCESS_FILE = 'aggregated-apiservers.yaml';
 
 const USAGE =
-  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH [--nats-monitor HOST:PORT]] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH [--nats-monitor HOST:PORT]] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--etcd-san NAME]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
@@ -53,6 +59,8 @@ interface Options {
   readonly serving: Record<string, string[]>;
   /** Aggregated servers (rows of scripts/local-aggregated-servers.ts) given a client certificate and RBAC of their own. */
   readonly aggregated: string[];
+  /** Extra names of etcd's serving certificate (how the others reach it). */
+  readonly etcdSans: string[];
   readonly bundlesDir?: string;
   /** service → the PKI files (names in <dir>) its bundle holds. */
   readonly bundles: Record<string, string[]>;
@@ -72,6 +80,7 @@ function parseOptions(argv: string[]): Options {
       owner: { type: 'string' },
       serving: { type: 'string', multiple: true, default: [] },
       aggregated: { type: 'string', multiple: true, default: [] },
+      'etcd-san': { type: 'string', multiple: true, default: [] },
       bundle: { type: 'string', multiple: true, default: [] },
       'bundles-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -96,6 +105,7 @@ function parseOptions(argv: string[]): Options {
     owner: values.owner ? parseOwner(values.owner) : undefined,
     serving: serviceLists('--serving', values.serving ?? []),
     aggregated: values.aggregated ?? [],
+    etcdSans: values['etcd-san'] ?? [],
     bundlesDir: values['bundles-dir'] ? resolve(values['bundles-dir']) : undefined,
     bundles: serviceLists('--bundle', values.bundle ?? []),
   };
@@ -144,7 +154,12 @@ async function main(): Promise<void> {
   const natsClients = CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name);
   await mkdir(opts.dir, { recursive: true, mode: 0o700 });
   const clientCertificates = await writeAggregatedServerAccess(join(opts.dir, AGGREGATED_ACCESS_FILE), opts.aggregated);
-  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans, servingCertificates: opts.serving, clientCertificates });
+  // One etcd user per API server (its own certificate) and root's, for the etcd-auth one-shot alone.
+  const aggregatedEtcd = aggregatedEtcdClients(opts.aggregated.map(localAggregatedServer));
+  const etcdClients = Object.fromEntries([[ETCD_ROOT_CLIENT, ETCD_ROOT_CLIENT], ...[...CONTROL_PLANE_ETCD_CLIENTS, ...opts.aggregated].map((c) => [c, etcdUser(c)])]);
+  const pki = await ensurePki(opts.dir, { extraSans: opts.sans, natsClients, natsSans: opts.natsSans, servingCertificates: opts.serving, clientCertificates, etcdSans: opts.etcdSans, etcdClients });
+  await writeFile(join(opts.dir, ETCD_AGGREGATED_FILE), `${JSON.stringify(aggregatedEtcd, null, 2)}\n`, { mode: 0o644 });
+  console.log(`[pki] etcd CA, etcd's serving certificate (extra SANs: ${opts.etcdSans.join(', ') || 'none'}), etcd client certificates (${Object.values(etcdClients).join(', ')})`);
   if (opts.aggregated.length) console.log(`[pki] client certificates and RBAC (${AGGREGATED_ACCESS_FILE}) of ${opts.aggregated.join(', ')}`);
   console.log(`[pki] ${opts.dir}: CAs, serving certificate (extra SANs: ${opts.sans.join(', ') || 'none'}), admin and front-proxy client certificates, NATS certificates (${natsClients.join(', ')})`);
   if (opts.natsConfig) {

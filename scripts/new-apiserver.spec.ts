@@ -115,7 +115,7 @@ describe('new-apiserver output', () => {
 
     const compose = parse(readFileSync(join(root, WIRING_FILES.compose), 'utf8'), { merge: true });
     const widgetsService = compose.services['widgets-apiserver'];
-    expect(widgetsService.environment).toMatchObject({ KUBE_SECURE_PORT: String(highest + 1), KUBE_REGISTER_URL: 'https://aggregator:6443', KUBE_ETCD_ENDPOINTS: 'http://etcd:2379' });
+    expect(widgetsService.environment).toMatchObject({ KUBE_SECURE_PORT: String(highest + 1), KUBE_REGISTER_URL: 'https://aggregator:6443', KUBE_ETCD_ENDPOINTS: 'https://etcd:2379', KUBE_ETCD_CERTFILE: '/pki/etcd-client-widgets-apiserver.crt' });
     expect(widgetsService.command.join(' ')).toContain('node dist/apps/widgets-apiserver/src/main.js');
     expect(widgetsService.healthcheck.test.at(-1)).toBe(`https://127.0.0.1:${highest + 1}/readyz`);
     expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--serving=widgets-apiserver=widgets-apiserver,widgets-apiserver.default.svc', '--serving=policies-apiserver=policies-apiserver,policies-apiserver.default.svc']));

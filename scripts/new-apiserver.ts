@@ -230,7 +230,7 @@ describe('${plural}', () => {
 function moduleTemplate({ req, names, aggregated }: TemplateContext): string {
   const admission = req.cluster
     ? ''
-    : `\n          // Like kube's NamespaceLifecycle: no ${names.plural} in missing or terminating namespaces.\n          admission: (storage) => [new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces'))],`;
+    : `\n          // Like kube's NamespaceLifecycle: no ${names.plural} in missing or terminating namespaces (read through the\n          // control plane's API: its etcd role reaches only its own keys).\n          admission: (_storage, controlPlane) => (controlPlane ? [new NamespaceLifecycleAdmission(controlPlane.namespaces)] : []),`;
   const sdkImports = req.cluster ? 'AggregatedApiServerModule' : 'AggregatedApiServerModule, NamespaceLifecycleAdmission';
   return `import { Module, type DynamicModule } from '@nestjs/common';
 import { ${sdkImports}, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';

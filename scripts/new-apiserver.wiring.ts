@@ -72,6 +72,8 @@ function composeService(s: WiredServer): string {
       KUBE_SECURE_PORT: "${s.port}"
       KUBE_TLS_CERT_FILE: /pki/serving-${s.app}.crt
       KUBE_TLS_PRIVATE_KEY_FILE: /pki/serving-${s.app}.key
+      KUBE_ETCD_CERTFILE: /pki/etcd-client-${s.app}.crt
+      KUBE_ETCD_KEYFILE: /pki/etcd-client-${s.app}.key
       KUBE_SERVING_CA_FILE: /pki/ca.crt
       KUBE_REGISTER_URL: https://aggregator:6443
       KUBE_REGISTER_CERT_FILE: /pki/client-${s.app}.crt
@@ -82,6 +84,7 @@ function composeService(s: WiredServer): string {
       test: ["CMD", "node", "dist/scripts/healthcheck.js", "--ca=/pki/ca.crt", "https://127.0.0.1:${s.port}/readyz"]
     depends_on:
       etcd: {condition: service_healthy}
+      etcd-auth: {condition: service_completed_successfully}
       nats: {condition: service_healthy}
       pki: {condition: service_completed_successfully}
       aggregator: {condition: service_healthy}
@@ -127,7 +130,8 @@ export async function planWiring(root: string, s: WiredServer): Promise<FileEdit
   await edit(WIRING_FILES.access, (src) => insertAbove(src, MARKERS.access, `  ${accessRow(s)}\n`, WIRING_FILES.access));
   await edit(WIRING_FILES.compose, (src) => {
     // Its own serving certificate and PKI volume, holding only what it needs (docker-compose.yml, least privilege).
-    const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', `client-${s.app}.crt`, `client-${s.app}.key`];
+    // Its etcd user's certificate (etcd-auth confines it to /registry/<group>/: generate-pki lists it for etcd-auth).
+    const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', `client-${s.app}.crt`, `client-${s.app}.key`, 'etcd-ca.crt', `etcd-client-${s.app}.crt`, `etcd-client-${s.app}.key`];
     const inserts: Array<[string, string]> = [
       [MARKERS.composeServing, `      - --serving=${s.app}=${s.app},${s.app}.default.svc\n`],
       [MARKERS.composeIdentities, `      - --aggregated=${s.app}\n`],

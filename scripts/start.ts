@@ -1,5 +1,6 @@
 /**
- * `npm start`: the local stack. Starts etcd and nats-server as child processes (data under .local/), then
+ * `npm start`: the local stack. Starts etcd (TLS only, client certificates of its own CA, its RBAC: one user per API
+ * server, scripts/etcd-access.ts) and nats-server as child processes (data under .local/), then
  * every API service in API_SERVICES and the controller-manager, waits until each is ready, writes .local/kubeconfig, and on Ctrl-C or
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
@@ -11,11 +12,14 @@ import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type ClientIdentity, clientCertPaths, ensurePki, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
+import type { AggregatedServerAccess } from '@kube/apiserver';
+import { type ClientIdentity, clientCertPaths, ensurePki, etcdClientPaths, natsClientPaths, type PkiPaths, servingCertPaths, writeKubeconfig } from '@kube/pki';
+import type { EtcdTls } from '@kube/storage';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
-import { writeAggregatedServerAccess } from './local-aggregated-servers';
+import { aggregatedEtcdClients, applyEtcdAccess, ETCD_ROOT_CLIENT, etcdUser } from './etcd-access';
+import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggregated-servers';
 
 /** An API service the launcher runs with `node <main>`; each one listens on its own HTTPS port. */
 interface ApiServiceSpec {
@@ -71,6 +75,8 @@ interface ChildSpec {
   readonly ports: ReadonlyArray<{ port: number; env: string }>;
   readonly describe: string;
   ready(): Promise<boolean>;
+  /** Run once it is first ready, before the next child starts (not after a restart). */
+  afterReady?(): Promise<void>;
 }
 
 export interface Ports {
@@ -108,8 +114,13 @@ function readPorts(): Ports {
   };
 }
 
-function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
-  const client = `http://127.0.0.1:${ports.etcd}`;
+/**
+ * etcd serves clients over TLS only and takes only client certificates of the etcd CA (--client-cert-auth): the CN
+ * is the etcd user. Once ready, its users and roles are applied and authentication enabled (applyEtcdAccess, as
+ * root: only the launcher holds that certificate). The peer URL stays plain on loopback (one member).
+ */
+function etcdSpec(binaries: BinaryPaths, ports: Ports, pki: PkiPaths, root: EtcdTls): ChildSpec {
+  const client = `https://127.0.0.1:${ports.etcd}`;
   const peer = `http://127.0.0.1:${ports.etcdPeer}`;
   return {
     name: 'etcd',
@@ -128,6 +139,10 @@ function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
       // etcd keeps this many raft entries in memory between snapshots (3.4/3.5 default 100,000, which makes its RSS
       // climb for half an hour under churn); kubeadm and etcd 3.6 use 10,000.
       '--snapshot-count=10000',
+      `--cert-file=${pki.etcdServerCert}`,
+      `--key-file=${pki.etcdServerKey}`,
+      `--trusted-ca-file=${pki.etcdCaCert}`,
+      '--client-cert-auth',
       '--logger=zap',
       '--log-outputs=stderr',
       '--log-level=warn',
@@ -136,9 +151,40 @@ function etcdSpec(binaries: BinaryPaths, ports: Ports): ChildSpec {
       { port: ports.etcd, env: 'KUBE_ETCD_PORT' },
       { port: ports.etcdPeer, env: 'KUBE_ETCD_PEER_PORT' },
     ],
-    describe: `${client} (data ${displayPath(join(LOCAL, 'etcd'))})`,
-    ready: async () => (await httpStatus(httpGet, `${client}/health`)) === 200,
+    describe: `${client} (TLS, client certificates, RBAC; data ${displayPath(join(LOCAL, 'etcd'))})`,
+    ready: async () => (await httpStatus(httpsGet, `${client}/health`, { ca: root.caPem as string, cert: root.certPem as string, key: root.keyPem as string })) === 200,
+    afterReady: () => applyEtcdAccess({ endpoints: [etcdEndpoint(ports)], tls: root, aggregated: aggregatedEtcdClients(localAggregatedServers()), log: (line) => log(`etcd: ${line}`) }),
   };
+}
+
+/** The etcd user of each API server (its own client certificate of the etcd CA) and root's, for ensurePki. */
+function etcdClients(): Record<string, string> {
+  return Object.fromEntries([[ETCD_ROOT_CLIENT, ETCD_ROOT_CLIENT], ...API_SERVICES.map((s) => [s.name, etcdUser(s.name)])]);
+}
+
+/** The launcher's aggregated servers as their access rows (scripts/local-aggregated-servers.ts). */
+function localAggregatedServers(): AggregatedServerAccess[] {
+  return API_SERVICES.filter((s) => s.aggregated).map((s) => localAggregatedServer(s.name));
+}
+
+/**
+ * What etcd's clients dial: localhost, a name of its serving certificate (grpc would send an IP address as the TLS
+ * server name, which Node warns about in every service's log). etcd listens on 127.0.0.1.
+ */
+function etcdEndpoint(ports: Ports): string {
+  return `https://localhost:${ports.etcd}`;
+}
+
+/** etcd over TLS as this service's own etcd user: its client certificate only, never root's or another's. */
+function etcdEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
+  const own = etcdClientPaths(pki, service.name);
+  return { KUBE_ETCD_ENDPOINTS: etcdEndpoint(ports), KUBE_ETCD_CAFILE: pki.etcdCaCert, KUBE_ETCD_CERTFILE: own.cert, KUBE_ETCD_KEYFILE: own.key };
+}
+
+async function loadEtcdRootTls(pki: PkiPaths): Promise<EtcdTls> {
+  const root = etcdClientPaths(pki, ETCD_ROOT_CLIENT);
+  const [caPem, certPem, keyPem] = await Promise.all([pki.etcdCaCert, root.cert, root.key].map((p) => readFile(p, 'utf8')));
+  return { caPem, certPem, keyPem };
 }
 
 const NATS_CONFIG = join(LOCAL, 'nats.conf');
@@ -229,7 +275,7 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
   const port = ports.api.get(service.name) as number;
   return {
     ...serviceUrls(ports),
-    KUBE_ETCD_ENDPOINTS: `http://127.0.0.1:${ports.etcd}`,
+    ...etcdEnv(service, ports, pki),
     ...natsEnv(service, ports, pki),
     KUBE_BIND_ADDRESS: '127.0.0.1',
     KUBE_SECURE_PORT: String(port),
@@ -494,6 +540,7 @@ class Stack {
     this.children.push(child);
     void child.exited.then(() => this.onExit(child));
     await this.waitUntilReady(child);
+    await spec.afterReady?.();
   }
 
   /** From now on a child that exits is restarted (with backoff) instead of failing the start. */
@@ -614,11 +661,11 @@ async function main(): Promise<void> {
   log(`preparing certificates in ${displayPath(join(LOCAL, 'pki'))}`);
   await prepareLocalDir(LOCAL);
   const clientCertificates = await aggregatedServerAccess();
-  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates });
+  const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates, etcdClients: etcdClients() });
   const tls = await loadClientTls(pki);
   await writeNatsConfig(ports, pki);
 
-  const specs = [etcdSpec(binaries, ports), natsSpec(binaries, ports, pki), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
+  const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
   await assertPortsFree(specs);
 
   const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));

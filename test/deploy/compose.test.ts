@@ -7,11 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { clientCertPaths, natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
+import { clientCertPaths, etcdClientPaths, natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES } from '@kube/registration';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { read, ROOT, sourceEnvNames } from './deploy.helpers';
+import { CONTROL_PLANE_ETCD_CLIENTS, ETCD_AGGREGATED_FILE, ETCD_ROOT_CLIENT } from '../../scripts/etcd-access';
 
 interface ComposeService {
   image?: string;
@@ -32,6 +33,8 @@ interface Compose {
 /** Every API service `npm start` runs (scripts/start.ts API_SERVICES, scaffolded servers included) runs in compose too. */
 const API_SERVICES: readonly string[] = [...read('scripts/start.ts').matchAll(/\{ name: '([\w-]+)', main: /g)].map((m) => m[1]);
 const INFRA = ['etcd', 'nats'] as const;
+/** One-shots: the PKI, and etcd's users and roles (the only holder of etcd's root certificate). */
+const ONE_SHOTS = ['pki', 'etcd-auth'] as const;
 
 const hasDockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
 
@@ -84,6 +87,8 @@ const EXTRA_KEYS: Record<string, readonly string[]> = {
   aggregator: ['front-proxy-client.key'],
   'controller-manager': ['controller-manager.key', 'ca.key'],
   nats: ['nats-server.key'],
+  etcd: ['etcd-server.key'],
+  'etcd-auth': [basename(etcdClientPaths({ dir: '/pki' }, ETCD_ROOT_CLIENT).key)],
 };
 /** The aggregated servers the pki one-shot gives a client identity and RBAC of their own (--aggregated=NAME). */
 const aggregatedIdentities = (pki: ComposeService): string[] => (pki.command ?? []).filter((a) => a.startsWith('--aggregated=')).map((a) => a.slice('--aggregated='.length));
@@ -97,7 +102,7 @@ describe('docker-compose.yml', () => {
       expect(r.stderr).not.toMatch(/error|invalid|unsupported/i);
       expect(r.code).toBe(0);
       const normalized = parse(r.stdout) as Compose;
-      expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, 'pki', 'controller-manager'].sort());
+      expect(Object.keys(normalized.services).sort()).toEqual([...API_SERVICES, ...INFRA, ...ONE_SHOTS, 'controller-manager'].sort());
     });
 
     it('mounts, in every service but the pki one-shot, only its own PKI volume, and no volume holds another service\'s key', () => {
@@ -114,16 +119,12 @@ describe('docker-compose.yml', () => {
           return { source, target, read_only: mode === 'ro' };
         });
         const mounted = mounts.filter((v) => pkiVolumes.has(v.source));
-        if (name === 'etcd') {
-          expect(mounted, name).toEqual([]);
-          continue;
-        }
         // Exactly its own, read-only, at /pki.
         expect(mounted.map((v) => [v.source, v.target, v.read_only]), name).toEqual([[`pki-${name}`, '/pki', true]]);
         // The one-shot writes that volume from this service's bundle.
         expect(volumeTargets(rendered.services.pki).get(`/bundles/${name}`), name).toBe(`pki-${name}`);
         const keys = (bundles.get(name) ?? []).filter((f) => f.endsWith('.key'));
-        const own = [basename(servingCertPaths({ dir: '/pki' }, name).key), basename(natsClientPaths({ dir: '/pki' }, name).key), basename(clientCertPaths({ dir: '/pki' }, name).key)];
+        const own = [servingCertPaths, natsClientPaths, clientCertPaths, etcdClientPaths].map((paths) => basename(paths({ dir: '/pki' }, name).key));
         const allowed = new Set([...own, ...(EXTRA_KEYS[name] ?? [])]);
         expect(keys.filter((k) => !allowed.has(k)), `${name} holds keys that are not its own`).toEqual([]);
         expect(keys.length, name).toBeGreaterThan(0);
@@ -138,6 +139,10 @@ describe('docker-compose.yml', () => {
       expect(holders('admin.key')).toEqual([]);
       expect(aggregatedIdentities(rendered.services.pki).sort()).toEqual(API_SERVICES.filter((n) => env(rendered.services[n]).KUBE_REGISTER_URL).sort());
       for (const { name } of CONTROL_PLANE_REGISTRATION_IDENTITIES) expect(holders(basename(natsClientPaths({ dir: '/pki' }, name).key))).toEqual([name]);
+      // etcd: every API server its own etcd user's key, etcd's root key only in the etcd-auth one-shot, no etcd CA key.
+      for (const name of API_SERVICES) expect(holders(basename(etcdClientPaths({ dir: '/pki' }, name).key)), name).toEqual([name]);
+      expect(holders(basename(etcdClientPaths({ dir: '/pki' }, ETCD_ROOT_CLIENT).key))).toEqual(['etcd-auth']);
+      expect(holders('etcd-ca.key')).toEqual([]);
     });
   }
 
@@ -172,6 +177,21 @@ describe('docker-compose.yml', () => {
     expect(compose.services.pki.command).toContain('--nats-monitor=127.0.0.1:8222');
   });
 
+  it('serves etcd to clients over TLS only, with client certificates of its CA, and applies its users and roles before any API server starts', () => {
+    const etcd = compose.services.etcd.command ?? [];
+    expect(etcd).toEqual(expect.arrayContaining(['--listen-client-urls=https://0.0.0.0:2379', '--advertise-client-urls=https://etcd:2379', '--client-cert-auth', '--trusted-ca-file=/pki/etcd-ca.crt', '--cert-file=/pki/etcd-server.crt', '--key-file=/pki/etcd-server.key']));
+    expect(etcd.join(' ')).not.toMatch(/--listen-client-urls=[^ ]*http:\/\//);
+    // One member: its peer port only on its own loopback.
+    expect(etcd).toContain('--listen-peer-urls=http://127.0.0.1:2380');
+    expect(compose.services.etcd.healthcheck?.test).toEqual(expect.arrayContaining(['--endpoints=https://127.0.0.1:2379', '--cacert=/pki/etcd-ca.crt']));
+    const auth = compose.services['etcd-auth'];
+    expect(auth.command?.slice(0, 2)).toEqual(['node', 'dist/scripts/etcd-auth.js']);
+    expect(auth.command).toEqual(expect.arrayContaining(['--endpoints=https://etcd:2379', '--cert=/pki/etcd-client-root.crt', `--aggregated-file=/pki/${ETCD_AGGREGATED_FILE}`]));
+    expect(auth.depends_on?.etcd?.condition).toBe('service_healthy');
+    for (const name of API_SERVICES) expect(compose.services[name].depends_on?.['etcd-auth']?.condition, name).toBe('service_completed_successfully');
+    expect(compose.services.pki.command).toContain('--etcd-san=etcd');
+  });
+
   it('runs NATS with TLS and per-service users (the pki service writes its configuration), and gives each control-plane service its own NATS certificate', () => {
     expect((compose.services.nats.command ?? []).join(' ')).toMatch(/-c \/pki\/nats\.conf\b/);
     expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--nats-config=/pki/nats.conf', '--nats-san=nats']));
@@ -199,12 +219,13 @@ describe('docker-compose.yml', () => {
     for (const [name, s] of Object.entries(compose.services)) {
       for (const [dep, { condition }] of Object.entries(s.depends_on ?? {})) {
         expect(compose.services[dep], `${name} depends on unknown ${dep}`).toBeDefined();
-        expect(condition, `${name} → ${dep}`).toBe(dep === 'pki' ? 'service_completed_successfully' : 'service_healthy');
+        expect(condition, `${name} → ${dep}`).toBe((ONE_SHOTS as readonly string[]).includes(dep) ? 'service_completed_successfully' : 'service_healthy');
         if (condition === 'service_healthy') expect(compose.services[dep].healthcheck, `${dep} has a healthcheck`).toBeDefined();
       }
     }
     for (const name of API_SERVICES) {
-      expect(Object.keys(compose.services[name].depends_on ?? {}), name).toEqual(expect.arrayContaining(['etcd', 'nats', 'pki']));
+      // etcd's users and roles are applied before any API server reaches etcd.
+      expect(Object.keys(compose.services[name].depends_on ?? {}), name).toEqual(expect.arrayContaining(['etcd', 'etcd-auth', 'nats', 'pki']));
     }
     expect(Object.keys(compose.services.aggregator.depends_on ?? {})).toEqual(expect.arrayContaining(['core-api', 'extensions']));
     // Aggregated servers register their APIService through the aggregator.
@@ -229,7 +250,9 @@ describe('docker-compose.yml', () => {
       }
       // Inside a container, loopback would be unreachable for the other services.
       expect(e.KUBE_BIND_ADDRESS, name).toBe('0.0.0.0');
-      expect(e.KUBE_ETCD_ENDPOINTS, name).toBe('http://etcd:2379');
+      // etcd over TLS only, as its own etcd user.
+      expect(e.KUBE_ETCD_ENDPOINTS, name).toBe('https://etcd:2379');
+      expect([e.KUBE_ETCD_CAFILE, e.KUBE_ETCD_CERTFILE, e.KUBE_ETCD_KEYFILE], name).toEqual(['/pki/etcd-ca.crt', ...Object.values(etcdClientPaths({ dir: '/pki' }, name))]);
       expect(e.KUBE_NATS_URL, name).toBe('nats://nats:4222');
     }
     const agg = env(compose.services.aggregator);
@@ -285,6 +308,9 @@ describe('docker-compose.yml', () => {
     // The aggregated servers' own client certificates, and their RBAC for core-api.
     for (const name of aggregatedIdentities(compose.services.pki)) for (const p of Object.values(clientCertPaths({ dir: '/pki' }, name))) written.add(basename(p));
     if (aggregatedIdentities(compose.services.pki).length) written.add('aggregated-apiservers.yaml');
+    // etcd client certificates: root's, the control plane's and each aggregated server's; the aggregated servers' list for etcd-auth.
+    for (const name of [ETCD_ROOT_CLIENT, ...CONTROL_PLANE_ETCD_CLIENTS, ...aggregatedIdentities(compose.services.pki)]) for (const p of Object.values(etcdClientPaths({ dir: '/pki' }, name))) written.add(basename(p));
+    written.add(ETCD_AGGREGATED_FILE);
     const bundles = pkiLists(compose.services.pki, 'bundle');
     for (const [service, files] of bundles) for (const file of files) expect(written.has(file), `${service}: ${file} is not a file the pki one-shot writes`).toBe(true);
     for (const [name, s] of Object.entries(compose.services)) {
@@ -319,7 +345,11 @@ describe('docker-compose.yml', () => {
       expect(serving.get(name), name).toContain(name);
     }
     const urls = [...API_SERVICES, 'controller-manager'].flatMap((n) => Object.values(env(compose.services[n]))).join(',');
-    for (const m of urls.matchAll(/https:\/\/([\w.-]+):\d+/g)) expect(serving.get(m[1]), `${m[1]} has a serving certificate for its name`).toContain(m[1]);
+    for (const m of urls.matchAll(/https:\/\/([\w.-]+):\d+/g)) {
+      // etcd's serving certificate comes from the etcd CA, for the names of --etcd-san.
+      if (m[1] === 'etcd') expect(compose.services.pki.command, 'etcd has a serving certificate for its name').toContain(`--etcd-san=${m[1]}`);
+      else expect(serving.get(m[1]), `${m[1]} has a serving certificate for its name`).toContain(m[1]);
+    }
     // The aggregator verifies an APIService's server as <service>.<namespace>.svc (the sample's is default/wardle-server).
     expect(serving.get('sample-apiserver')).toContain('wardle-server.default.svc');
     expect(serving.get('counts-apiserver')).toContain('counts-apiserver.default.svc');

@@ -13,9 +13,11 @@ import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { aggregatedServerRbac, AuditPolicyChecker, parseAuditPolicy, type RbacRule } from '@kube/apiserver';
-import { LOCAL_AGGREGATED_SERVERS } from '../../scripts/local-aggregated-servers';
+import { LOCAL_AGGREGATED_SERVERS, localAggregatedServer } from '../../scripts/local-aggregated-servers';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
-import { locateHelm, startNats, tempDir } from '@kube/testing';
+import { locateHelm, startEtcd, startNats, tempDir } from '@kube/testing';
+import { EtcdClient, type EtcdTls } from '@kube/storage';
+import { applyEtcdAccess, parseAggregatedEtcdClient } from '../../scripts/etcd-access';
 import { startStack, until } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
 
@@ -59,7 +61,8 @@ describe('values.schema.json', () => {
     const bad = (override: unknown): string[] => validate(coalesceValues(defaults, override));
     expect(bad({ aggregator: { replicas: 1 } }).join()).toMatch(/replicas/);
     expect(bad({ etcd: { mode: 'external' } }).join()).toMatch(/endpoints/);
-    expect(bad({ etcd: { mode: 'external', external: { endpoints: ['https://etcd:2379'] } } }).join()).toMatch(/pattern/);
+    expect(bad({ etcd: { mode: 'external', external: { endpoints: ['etcd:2379'] } } }).join()).toMatch(/pattern/);
+    expect(bad({ etcd: { mode: 'external', external: { endpoints: ['https://etcd:2379'], clientSecrets: { 'core-api': 'Not_A_Name' } } } }).join()).toMatch(/pattern/);
     expect(bad({ nats: { mode: 'external', external: { url: '' } } }).join()).toMatch(/pattern/);
     expect(bad({ sampleApiserver: { registration: 'host' } }).join()).toMatch(/hostRequestheaderClientCA/);
     expect(bad({ pki: { mode: 'vault' } }).join()).toMatch(/allowed values/);
@@ -278,7 +281,7 @@ describe('helm lint and helm template', () => {
     const chart = parseAllDocuments(configMap.data['aggregated-apiservers.yaml']).map((d) => d.toJS()).filter(Boolean);
     const values = parse(read('deploy/helm/kube-ts/values.yaml')) as { aggregatedApiservers: Array<{ name: string; group: string; version: string; rules?: RbacRule[] }> };
     const expected = [
-      ...aggregatedServerRbac({ component: 'sample-apiserver', service: 'wardle-server', apiService: 'v1alpha1.wardle.example.com' }),
+      ...aggregatedServerRbac(localAggregatedServer('sample-apiserver')),
       ...values.aggregatedApiservers.flatMap((s) => aggregatedServerRbac({ component: s.name, service: s.name, apiService: `${s.version}.${s.group}`, rules: s.rules })),
     ];
     expect(chart).toEqual(JSON.parse(JSON.stringify(expected)));
@@ -389,6 +392,86 @@ describe('helm lint and helm template', () => {
     const off = spawnSync(helm, ['template', 'kts', CHART, '--set', 'networkPolicy.enabled=false'], { encoding: 'utf8' });
     expect(off.stdout).not.toContain('kind: NetworkPolicy');
   });
+
+  it('runs the bundled etcd over TLS with client certificates, mounts each API server its own etcd user only, and root in the etcd-auth Job alone', () => {
+    type Container = { name: string; command?: string[]; args?: string[]; env?: Array<{ name: string; value?: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
+    type Obj = { kind: string; metadata: { name: string }; spec?: { template: { spec: { containers: Container[]; volumes?: Array<{ name: string; secret?: { secretName: string } }> } } } };
+    const render = (...args: string[]): Obj[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    };
+    for (const mode of ['generate', 'certManager']) {
+      const docs = render('--set', `pki.mode=${mode}`);
+      const workloads = docs.filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind));
+      const etcdSecrets = (d: Obj): string[] => (d.spec?.template.spec.volumes ?? []).map((v) => v.secret?.secretName ?? '').filter((n) => n.startsWith('kts-kube-ts-etcd-'));
+      const etcd = workloads.find((d) => d.kind === 'StatefulSet' && d.metadata.name === 'kts-kube-ts-etcd') as Obj;
+      const flags = etcd.spec?.template.spec.containers[0].args ?? [];
+      expect(flags, mode).toEqual(expect.arrayContaining(['--listen-client-urls=https://0.0.0.0:2379', '--client-cert-auth', '--trusted-ca-file=/etc/etcd/tls/ca.crt']));
+      expect(etcdSecrets(etcd), mode).toEqual(['kts-kube-ts-etcd-server']);
+      const job = workloads.find((d) => d.kind === 'Job') as Obj;
+      expect(job.metadata.name, mode).toMatch(/^kts-kube-ts-etcd-auth-[0-9a-f]{8}$/);
+      expect(etcdSecrets(job), mode).toEqual(['kts-kube-ts-etcd-client-root']);
+      expect(job.spec?.template.spec.containers[0].command, mode).toEqual(expect.arrayContaining(['dist/scripts/etcd-auth.js', '--aggregated=sample-apiserver=wardle.example.com', '--aggregated=counts-apiserver=counts.example.com']));
+      for (const name of ['aggregator', 'core-api', 'extensions', 'sample-apiserver', 'counts-apiserver']) {
+        const d = workloads.find((w) => w.kind === 'Deployment' && w.metadata.name === `kts-kube-ts-${name}`) as Obj;
+        expect(etcdSecrets(d), `${mode} ${name}`).toEqual([`kts-kube-ts-etcd-client-${name}`]);
+        const env = Object.fromEntries((d.spec?.template.spec.containers[0].env ?? []).map((e) => [e.name, e.value]));
+        expect(env.KUBE_ETCD_ENDPOINTS, name).toMatch(/^https:\/\//);
+        expect([env.KUBE_ETCD_CAFILE, env.KUBE_ETCD_CERTFILE, env.KUBE_ETCD_KEYFILE], name).toEqual(['/etc/kube-ts/etcd/ca.crt', '/etc/kube-ts/etcd/tls.crt', '/etc/kube-ts/etcd/tls.key']);
+      }
+      // Nobody else mounts an etcd certificate (the controller-manager, NATS).
+      const holders = workloads.filter((w) => etcdSecrets(w).length).map((w) => w.metadata.name).sort();
+      expect(holders, mode).toEqual(['kts-kube-ts-aggregator', 'kts-kube-ts-core-api', 'kts-kube-ts-counts-apiserver', 'kts-kube-ts-etcd', 'kts-kube-ts-extensions', 'kts-kube-ts-sample-apiserver', job.metadata.name].sort());
+    }
+    // External etcd: each server's Secret from etcd.external.clientSecrets, and no Job (its users are the operator's).
+    const external = render('--set', 'etcd.mode=external', '--set', 'etcd.external.endpoints={https://etcd.storage.svc:2379}', '--set', 'etcd.external.clientSecrets.core-api=core-etcd');
+    expect(external.filter((d) => d.kind === 'Job' || (d.kind === 'StatefulSet' && d.metadata.name.endsWith('-etcd')))).toEqual([]);
+    const core = external.find((d) => d.kind === 'Deployment' && d.metadata.name === 'kts-kube-ts-core-api') as Obj;
+    expect(core.spec?.template.spec.volumes?.find((v) => v.name === 'etcd-client')?.secret?.secretName).toBe('core-etcd');
+    const extensions = external.find((d) => d.kind === 'Deployment' && d.metadata.name === 'kts-kube-ts-extensions') as Obj;
+    expect(extensions.spec?.template.spec.volumes?.find((v) => v.name === 'etcd-client')).toBeUndefined();
+  });
+
+  it('applies its etcd users with the rendered Job and certificates: a real etcd on them refuses the sample-apiserver a Secret', async () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=generate'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Obj = { kind: string; metadata: { name: string }; data?: Record<string, string>; spec?: { template: { spec: { containers: Array<{ command?: string[] }> } } } };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const secret = (name: string): Record<string, string> => {
+      const data = docs.find((d) => d.kind === 'Secret' && d.metadata.name === `kts-kube-ts-${name}`)?.data ?? {};
+      return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Buffer.from(v, 'base64').toString('utf8')]));
+    };
+    const tls = (name: string): EtcdTls => ({ caPem: secret(name)['ca.crt'], certPem: secret(name)['tls.crt'], keyPem: secret(name)['tls.key'] });
+    const dir = tempDir('helm-etcd');
+    const file = (name: string, text: string): string => {
+      writeFileSync(join(dir, name), text, { mode: 0o600 });
+      return join(dir, name);
+    };
+    const server = secret('etcd-server');
+    expect(new X509Certificate(server['tls.crt']).subjectAltName).toContain('DNS:*.kts-kube-ts-etcd-headless.kube-ts.svc.cluster.local');
+    const root = tls('etcd-client-root');
+    const etcd = await startEtcd({ tls: { certFile: file('server.crt', server['tls.crt']), keyFile: file('server.key', server['tls.key']), trustedCaFile: file('ca.crt', server['ca.crt']), probe: { certPem: root.certPem as string, keyPem: root.keyPem as string } } });
+    const clients: EtcdClient[] = [];
+    try {
+      // What the Job runs, against this etcd.
+      const command = docs.find((d) => d.kind === 'Job')?.spec?.template.spec.containers[0].command ?? [];
+      const aggregated = command.filter((a) => a.startsWith('--aggregated=')).map((a) => parseAggregatedEtcdClient(a.slice('--aggregated='.length)));
+      await applyEtcdAccess({ endpoints: [etcd.endpoint], tls: root, aggregated });
+      const as = (component: string): EtcdClient => {
+        const c = new EtcdClient({ endpoints: [etcd.endpoint], tls: tls(`etcd-client-${component}`) });
+        clients.push(c);
+        return c;
+      };
+      await as('core-api').raw.put('/registry/secrets/default/s').value('x').exec();
+      await expect(as('sample-apiserver').raw.get('/registry/secrets/default/s').string()).rejects.toThrow(/permission denied/i);
+      await as('sample-apiserver').raw.put('/registry/wardle.example.com/flunders/default/f').value('{}').exec();
+      await expect(as('counts-apiserver').raw.put('/registry/clusterrolebindings/x').value('{}').exec()).rejects.toThrow(/permission denied/i);
+    } finally {
+      clients.forEach((c) => c.close());
+      await etcd.stop();
+    }
+  }, 60_000);
 
   it('runs NATS with TLS and one user per service certificate: a real nats-server on the rendered configuration and Secrets', async () => {
     const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=generate'], { encoding: 'utf8' });

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
-import { tempDir } from '@kube/testing';
+import { type EtcdProcess, startEtcd, tempDir } from '@kube/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './deploy.helpers';
@@ -27,11 +27,12 @@ function imageScripts(dockerfile: string): string[] {
 /** /app as the image holds it: the compiled apps and libs, node_modules and only the scripts the Dockerfile copies. */
 const APP = tempDir('image-app');
 const GENERATE_PKI = join(APP, 'dist/scripts/generate-pki.js');
+const ETCD_AUTH = join(APP, 'dist/scripts/etcd-auth.js');
 const HEALTHCHECK = join(APP, 'dist/scripts/healthcheck.js');
 
 beforeAll(async () => {
   const scripts = imageScripts(await readFile(join(ROOT, 'Dockerfile'), 'utf8'));
-  expect(scripts).toEqual(expect.arrayContaining(['generate-pki.js', 'healthcheck.js']));
+  expect(scripts).toEqual(expect.arrayContaining(['generate-pki.js', 'etcd-auth.js', 'healthcheck.js']));
   await mkdir(join(APP, 'dist/scripts'), { recursive: true });
   for (const dir of ['dist/apps', 'dist/libs', 'node_modules']) await symlink(join(ROOT, dir), join(APP, dir), 'dir');
   // Copied, not linked: Node resolves a linked script's imports beside its target, where every script is.
@@ -122,6 +123,37 @@ describe('generate-pki', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--kubeconfig needs --server/);
   });
+});
+
+describe('etcd-auth', () => {
+  const dir = tempDir('etcd-auth');
+  const pki = join(dir, 'pki');
+  let etcd: EtcdProcess | undefined;
+  afterAll(() => etcd?.stop());
+
+  it("applies the users and roles generate-pki's etcd certificates are for, enables authentication, and changes nothing on a second run", async () => {
+    const generated = await run(GENERATE_PKI, [pki, '--etcd-san=etcd', '--aggregated=sample-apiserver']);
+    expect(generated.stderr).toBe('');
+    expect(generated.code).toBe(0);
+    expect(JSON.parse(await readFile(join(pki, 'etcd-aggregated-servers.json'), 'utf8'))).toEqual([{ component: 'sample-apiserver', group: 'wardle.example.com' }]);
+    expect(new X509Certificate(await readFile(join(pki, 'etcd-server.crt'))).checkHost('etcd')).toBe('etcd');
+    for (const [file, cn] of [['etcd-client-root.crt', 'root'], ['etcd-client-core-api.crt', 'kube-ts:core-api'], ['etcd-client-sample-apiserver.crt', 'kube-ts:sample-apiserver']]) {
+      expect(new X509Certificate(await readFile(join(pki, file))).subject, file).toBe(`CN=${cn}`);
+    }
+    const root = { certPem: await readFile(join(pki, 'etcd-client-root.crt'), 'utf8'), keyPem: await readFile(join(pki, 'etcd-client-root.key'), 'utf8') };
+    etcd = await startEtcd({ tls: { certFile: join(pki, 'etcd-server.crt'), keyFile: join(pki, 'etcd-server.key'), trustedCaFile: join(pki, 'etcd-ca.crt'), probe: root } });
+    const args = [`--endpoints=${etcd.endpoint}`, `--ca=${join(pki, 'etcd-ca.crt')}`, `--cert=${join(pki, 'etcd-client-root.crt')}`, `--key=${join(pki, 'etcd-client-root.key')}`, `--aggregated-file=${join(pki, 'etcd-aggregated-servers.json')}`];
+    const first = await run(ETCD_AUTH, args);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('[etcd-auth] role kube-ts:sample-apiserver: granted readwrite /registry/wardle.example.com/*');
+    const second = await run(ETCD_AUTH, args);
+    expect(second.stdout).toMatch(/etcd authentication enabled; users kube-ts:core-api, kube-ts:extensions, kube-ts:aggregator, kube-ts:sample-apiserver \(unchanged\)/);
+    // Plain HTTP endpoints are refused before anything is sent.
+    const plain = await run(ETCD_AUTH, [...args.slice(1), '--endpoints=http://127.0.0.1:2379']);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toMatch(/etcd is reached over TLS only/);
+  }, 60_000);
 });
 
 describe('healthcheck', () => {

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { ResourceQuotaAdmission } from '@kube/admission';
-import { AggregatedApiServerModule, controlPlaneStores, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity, type ControlPlaneStores } from '@kube/apiserver';
+import { AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity, type ControlPlaneStores } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
 import { fischersResource, wardleResources, wardleStoragePrefix } from './resources';
@@ -34,18 +34,6 @@ function admissionPlugins(storage: Storage, controlPlane: ControlPlaneStores | u
   return [new NamespaceLifecycleAdmission(controlPlane.namespaces), new BanFlunderAdmission(fischers), new ResourceQuotaAdmission(controlPlane.resourceQuotas)];
 }
 
-const CONTROL_PLANE_STORES = Symbol('CONTROL_PLANE_STORES');
-
-/** Stops the control-plane informers (and their connections) with the server. */
-@Injectable()
-class ControlPlaneStoresLifecycle implements OnApplicationShutdown {
-  constructor(@Optional() @Inject(CONTROL_PLANE_STORES) private readonly stores?: ControlPlaneStores) {}
-
-  onApplicationShutdown(): void {
-    this.stores?.stop();
-  }
-}
-
 /**
  * kube's sample-apiserver ("wardle") on the SDK: Flunders and Fischers on etcd, namespace lifecycle and
  * BanFlunder admission, and its own registration as an APIService when given `registration` (otherwise
@@ -54,8 +42,6 @@ class ControlPlaneStoresLifecycle implements OnApplicationShutdown {
 @Module({})
 export class SampleApiServerModule {
   static forRoot(options: SampleApiServerOptions): DynamicModule {
-    const target = options.registration?.target;
-    const controlPlane = target ? controlPlaneStores(target) : undefined;
     return {
       module: SampleApiServerModule,
       imports: [
@@ -65,10 +51,9 @@ export class SampleApiServerModule {
           config: options.storageRoot && !options.config.etcdPrefix ? { ...options.config, etcdPrefix: `/registry/${options.storageRoot}/` } : options.config,
           apiService: WARDLE_API_SERVICE,
           resources: wardleResources(options.storageRoot),
-          admission: (storage) => admissionPlugins(storage, controlPlane, options.storageRoot),
+          admission: (storage, controlPlane) => admissionPlugins(storage, controlPlane, options.storageRoot),
         }),
       ],
-      providers: [{ provide: CONTROL_PLANE_STORES, useValue: controlPlane }, ControlPlaneStoresLifecycle],
     };
   }
 }

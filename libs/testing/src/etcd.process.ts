@@ -30,7 +30,7 @@ export interface EtcdServerTls {
 }
 
 export interface EtcdProcess {
-  /** http://127.0.0.1:PORT (https:// with `tls`), for the etcd3 client's `hosts`. */
+  /** http://127.0.0.1:PORT (https://localhost:PORT with `tls`), for the etcd3 client's `hosts`. */
   readonly endpoint: string;
   readonly clientPort: number;
   readonly peerPort: number;
@@ -66,13 +66,20 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
 
   private constructor(private readonly opts: ResolvedEtcdOptions) {
     super();
-    this.endpoint = `${opts.tls ? 'https' : 'http'}://127.0.0.1:${opts.clientPort}`;
+    // Over TLS the client dials localhost (a name of the serving certificate): grpc would send an IP address as
+    // the TLS server name, which Node warns about.
+    this.endpoint = opts.tls ? `https://localhost:${opts.clientPort}` : `http://127.0.0.1:${opts.clientPort}`;
   }
 
   static async start(opts: ResolvedEtcdOptions): Promise<EtcdInstance> {
     const etcd = new EtcdInstance(opts);
     await etcd.launch();
     return etcd;
+  }
+
+  /** Where etcd listens: loopback's IPv4 address (localhost may also resolve to ::1). */
+  private get listenUrl(): string {
+    return `${this.opts.tls ? 'https' : 'http'}://127.0.0.1:${this.opts.clientPort}`;
   }
 
   get clientPort(): number {
@@ -94,7 +101,7 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
       installHint: 'install the Debian package etcd-server',
       ports: [this.clientPort, this.peerPort],
       args: this.args(),
-      healthUrl: `${this.endpoint}/health`,
+      healthUrl: `${this.listenUrl}/health`,
       healthTls: this.opts.tls ? { ca: readFileSync(this.opts.tls.trustedCaFile, 'utf8'), cert: this.opts.tls.probe.certPem, key: this.opts.tls.probe.keyPem } : undefined,
       startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     };
@@ -106,7 +113,7 @@ class EtcdInstance extends LocalServerProcess implements EtcdProcess {
     return [
       '--name=default',
       `--data-dir=${this.opts.dataDir}`,
-      `--listen-client-urls=${this.endpoint}`,
+      `--listen-client-urls=${this.listenUrl}`,
       `--advertise-client-urls=${this.endpoint}`,
       `--listen-peer-urls=${peerUrl}`,
       `--initial-advertise-peer-urls=${peerUrl}`,

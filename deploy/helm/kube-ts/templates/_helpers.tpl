@@ -100,18 +100,52 @@ default/wardle-server → wardle-server.default.svc), each aggregatedApiservers 
 {{- dict "dns" $dns "ips" $ips | toJson }}
 {{- end }}
 
-{{/* etcd client URLs: every bundled member (the client fails over between them), or the external list. */}}
+{{/* etcd client URLs: every bundled member over TLS (the client fails over between them), or the external list. */}}
 {{- define "kube-ts.etcdEndpoints" -}}
 {{- if eq .Values.etcd.mode "bundled" }}
 {{- $name := include "kube-ts.componentName" (dict "root" . "component" "etcd") }}
 {{- $urls := list }}
 {{- range $i := until (int .Values.etcd.bundled.replicas) }}
-{{- $urls = append $urls (printf "http://%s-%d.%s-headless.%s.svc.%s:2379" $name $i $name $.Release.Namespace $.Values.clusterDomain) }}
+{{- $urls = append $urls (printf "https://%s-%d.%s-headless.%s.svc.%s:2379" $name $i $name $.Release.Namespace $.Values.clusterDomain) }}
 {{- end }}
 {{- join "," $urls }}
 {{- else }}
 {{- join "," .Values.etcd.external.endpoints }}
 {{- end }}
+{{- end }}
+
+{{/*
+The API servers with an etcd user of their own (scripts/etcd-access.ts): the control plane, the sample-apiserver
+when enabled, each aggregatedApiservers entry. JSON {"<component>": "<its API group, or '' for the control plane>"}.
+*/}}
+{{- define "kube-ts.etcdClients" -}}
+{{- $clients := dict "core-api" "" "extensions" "" "aggregator" "" }}
+{{- if .Values.sampleApiserver.enabled }}
+{{- $_ := set $clients "sample-apiserver" "wardle.example.com" }}
+{{- end }}
+{{- range .Values.aggregatedApiservers | default list }}
+{{- $_ := set $clients .name .group }}
+{{- end }}
+{{- $clients | toJson }}
+{{- end }}
+
+{{/*
+The Secret (tls.crt, tls.key, ca.crt) a component reaches etcd with, or "": bundled etcd, the chart's
+<fullname>-etcd-client-<component> (CN kube-ts:<component>, its etcd user); external etcd, etcd.external.clientSecrets.
+*/}}
+{{- define "kube-ts.etcdClientSecret" -}}
+{{- if eq .root.Values.etcd.mode "bundled" }}
+{{- if hasKey (include "kube-ts.etcdClients" .root | fromJson) .component }}{{ include "kube-ts.fullname" .root }}-etcd-client-{{ .component }}{{ end }}
+{{- else }}
+{{- index (.root.Values.etcd.external.clientSecrets | default dict) .component | default "" }}
+{{- end }}
+{{- end }}
+
+{{/* The DNS names of the bundled etcd's serving certificate: its Services and each member's address. */}}
+{{- define "kube-ts.etcdDnsNames" -}}
+{{- $name := include "kube-ts.componentName" (dict "root" . "component" "etcd") }}
+{{- $ns := .Release.Namespace }}
+{{- list $name (printf "%s.%s" $name $ns) (printf "%s.%s.svc" $name $ns) (printf "%s.%s.svc.%s" $name $ns .Values.clusterDomain) (printf "*.%s-headless.%s.svc.%s" $name $ns .Values.clusterDomain) "localhost" | toJson }}
 {{- end }}
 
 {{- define "kube-ts.natsUrl" -}}
@@ -194,6 +228,15 @@ Takes the component dict; `values` must have `port`.
 {{- define "kube-ts.apiserverEnv" -}}
 - name: KUBE_ETCD_ENDPOINTS
   value: {{ include "kube-ts.etcdEndpoints" .root | quote }}
+{{- if include "kube-ts.etcdClientSecret" . }}
+{{- /* Its own etcd user's client certificate: etcd's RBAC confines it to its own keys. */}}
+- name: KUBE_ETCD_CAFILE
+  value: /etc/kube-ts/etcd/ca.crt
+- name: KUBE_ETCD_CERTFILE
+  value: /etc/kube-ts/etcd/tls.crt
+- name: KUBE_ETCD_KEYFILE
+  value: /etc/kube-ts/etcd/tls.key
+{{- end }}
 - name: KUBE_ETCD_COMPACTION_INTERVAL
   value: {{ .root.Values.etcd.compactionInterval | quote }}
 - name: KUBE_NATS_URL
@@ -273,6 +316,11 @@ is read-only). */}}
   secret:
     secretName: {{ include "kube-ts.fullname" .root }}-nats-client-{{ .component }}
 {{- end }}
+{{- with include "kube-ts.etcdClientSecret" . }}
+- name: etcd-client
+  secret:
+    secretName: {{ . }}
+{{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
 - name: service-account-key
   secret:
@@ -303,6 +351,11 @@ is read-only). */}}
 {{- if hasKey (include "kube-ts.natsIdentities" .root | fromJson) .component }}
 - name: nats-client
   mountPath: /etc/kube-ts/nats
+  readOnly: true
+{{- end }}
+{{- if include "kube-ts.etcdClientSecret" . }}
+- name: etcd-client
+  mountPath: /etc/kube-ts/etcd
   readOnly: true
 {{- end }}
 {{- if has .component (list "core-api" "aggregator") }}
@@ -382,6 +435,9 @@ checksum/front-proxy-client: {{ (index $pki "front-proxy-client").cert | sha256s
 {{- with index $pki (printf "%s-client" .component) }}
 checksum/client-certificate: {{ .cert | sha256sum }}
 {{- end }}
+{{- with index $pki (printf "etcd-client-%s" .component) }}
+checksum/etcd-client-certificate: {{ .cert | sha256sum }}
+{{- end }}
 {{- end }}
 {{- with .values.podAnnotations }}
 {{ toYaml . }}
@@ -396,7 +452,8 @@ when its CA was reused and its subject/SANs (annotation kube-ts.io/subject-check
 anything else is generated. `helm template` and client-side dry runs cannot look up, so they always show
 fresh material. Entries: ca, client-ca, front-proxy-ca, nats-ca, <component>-serving (controller-manager's
 included), front-proxy-client, nats-server, nats-client-<identity>, controller-manager-client,
-<aggregated server>-client → {cert, key, ca, checksum}.
+<aggregated server>-client, and with the bundled etcd etcd-ca, etcd-server, etcd-client-root and
+etcd-client-<component> → {cert, key, ca, checksum}.
 A serving certificate is not a client certificate: genSignedCert gives every leaf both extended key usages, so
 the two are told apart by their CA. The cluster CA (ca) signs serving certificates, which clients verify; the
 client CA (client-ca) signs client certificates, which the API servers accept (KUBE_CLIENT_CA_FILE) and the
@@ -409,7 +466,12 @@ controller-manager's CSR signer issues from; no server trusts ca for client cert
 {{- $ns := $root.Release.Namespace }}
 {{- $pki := dict }}
 {{- $cas := dict }}
-{{- range $caName := list "ca" "client-ca" "front-proxy-ca" "nats-ca" }}
+{{- $caNames := list "ca" "client-ca" "front-proxy-ca" "nats-ca" }}
+{{- $bundledEtcd := eq $root.Values.etcd.mode "bundled" }}
+{{- if $bundledEtcd }}
+{{- $caNames = append $caNames "etcd-ca" }}
+{{- end }}
+{{- range $caName := $caNames }}
 {{- $existing := lookup "v1" "Secret" $ns (printf "%s-%s" $fullname $caName) }}
 {{- $crt := dig "data" "tls.crt" "" $existing }}
 {{- $key := dig "data" "tls.key" "" $existing }}
@@ -443,6 +505,15 @@ controller-manager's CSR signer issues from; no server trusts ca for client cert
 {{- $leaves = append $leaves (dict "name" (printf "nats-client-%s" $identity) "cn" $identity "ca" "nats-ca" "dns" (list) "ips" (list)) }}
 {{- end }}
 {{- $leaves = append $leaves (dict "name" "controller-manager-client" "cn" "system:kube-controller-manager" "ca" "client-ca" "dns" (list) "ips" (list)) }}
+{{- /* Bundled etcd: its serving certificate (genSignedCert's client usage too, which etcd's own gateway needs)
+and one client certificate per etcd user (CN = the user), root's only for the etcd-auth Job. */}}
+{{- if $bundledEtcd }}
+{{- $leaves = append $leaves (dict "name" "etcd-server" "cn" "etcd-server" "ca" "etcd-ca" "dns" (include "kube-ts.etcdDnsNames" $root | fromJsonArray) "ips" (list "127.0.0.1")) }}
+{{- $leaves = append $leaves (dict "name" "etcd-client-root" "cn" "root" "ca" "etcd-ca" "dns" (list) "ips" (list)) }}
+{{- range $component, $_ := include "kube-ts.etcdClients" $root | fromJson }}
+{{- $leaves = append $leaves (dict "name" (printf "etcd-client-%s" $component) "cn" (printf "kube-ts:%s" $component) "ca" "etcd-ca" "dns" (list) "ips" (list)) }}
+{{- end }}
+{{- end }}
 {{- range $leaf := $leaves }}
 {{- $checksum := printf "%s|%s|%s" $leaf.cn (join "," $leaf.dns) (join "," $leaf.ips) | sha256sum }}
 {{- $caEntry := index $cas $leaf.ca }}
@@ -480,7 +551,7 @@ metadata:
     {{- if $e.checksum }}
     kube-ts.io/subject-checksum: {{ $e.checksum }}
     {{- end }}
-    {{- if has .entry (list "ca" "client-ca" "front-proxy-ca" "nats-ca") }}
+    {{- if has .entry (list "ca" "client-ca" "front-proxy-ca" "nats-ca" "etcd-ca") }}
     # CAs survive `helm uninstall`: a reinstall then reuses them and clients' trust stays valid.
     helm.sh/resource-policy: keep
     {{- end }}

@@ -1,19 +1,40 @@
-import { Module, type DynamicModule } from '@nestjs/common';
-import { ApiServerModule, type ApiServerModuleOptions } from '../api-server.module';
+import { Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ApiServerModule, type ApiServerModuleOptions, type ListOption } from '../api-server.module';
 import type { Authorizer } from '../authorization/authorizer';
 import { DelegatingAuthorizer } from '../authorization/delegating.authorizer';
 import type { AdmissionBackend } from '@kube/admission';
-import type { UserInfo } from '../resource.definition';
+import type { AdmissionPlugin, UserInfo } from '../resource.definition';
 import { ApiClient } from './api.client';
 import { controlPlaneAdmissionBackend, noControlPlaneAdmissionBackend } from './control-plane.admission';
-import { REGISTRY_ROOT } from '@kube/storage';
+import { REGISTRY_ROOT, type Storage } from '@kube/storage';
+import { controlPlaneStores, type ControlPlaneStores } from './control-plane.stores';
 import { TokenReviewAuthenticator } from './token-review.authenticator';
 import { SelfRegistrationModule, type ApiServiceIdentity } from './apiservice.registrar';
 import type { AggregatedServerOptions } from './aggregated-server.main';
 
-export interface AggregatedApiServerModuleOptions extends AggregatedServerOptions, Omit<ApiServerModuleOptions, 'config'> {
+/**
+ * An aggregated server's own admission plugins, given its storage (its own prefix only) and the control-plane
+ * objects it may read through the API as itself (undefined when it is registered with no control plane).
+ */
+export type AggregatedAdmissionFactory = (storage: Storage, controlPlane: ControlPlaneStores | undefined) => AdmissionPlugin[];
+
+export interface AggregatedApiServerModuleOptions extends AggregatedServerOptions, Omit<ApiServerModuleOptions, 'config' | 'admission'> {
   /** The APIService routing to this server (group, version, Service, priorities). */
   apiService: ApiServiceIdentity;
+  /** Its own admission plugins: a list, a provider, or a factory of its storage and the control-plane stores. */
+  admission?: ListOption<AdmissionPlugin> | AggregatedAdmissionFactory;
+}
+
+const CONTROL_PLANE_STORES = Symbol('CONTROL_PLANE_STORES');
+
+/** Stops the control-plane informers (and their connections) with the server. */
+@Injectable()
+class ControlPlaneStoresLifecycle implements OnApplicationShutdown {
+  constructor(@Optional() @Inject(CONTROL_PLANE_STORES) private readonly stores?: ControlPlaneStores) {}
+
+  onApplicationShutdown(): void {
+    this.stores?.stop();
+  }
 }
 
 /**
@@ -66,12 +87,17 @@ export class AggregatedApiServerModule {
     const server = options.config.server;
     const etcdPrefix = options.config.etcdPrefix ?? aggregatedEtcdPrefix(options.apiService);
     const config = { ...options.config, etcdPrefix, server: { ...server, authorizer: aggregatedAuthorizer(options), authentication: { ...server.authentication, tokenReview: aggregatedTokenReview(options) } } };
+    // Namespaces, quotas…: what its own admission reads of the control plane, through the API (never etcd).
+    const controlPlane = options.registration ? controlPlaneStores(options.registration.target) : undefined;
+    const own = options.admission;
+    const admission: ListOption<AdmissionPlugin> | undefined = typeof own === 'function' ? (storage: Storage) => own(storage, controlPlane) : own;
     return {
       module: AggregatedApiServerModule,
       imports: [
-        ApiServerModule.forRoot({ config, resources: options.resources, admission: options.admission, admissionBackend: aggregatedAdmissionBackend({ ...options, config }) }),
+        ApiServerModule.forRoot({ config, resources: options.resources, admission, admissionBackend: aggregatedAdmissionBackend({ ...options, config }) }),
         ...SelfRegistrationModule.when(options.apiService, options.registration),
       ],
+      providers: [{ provide: CONTROL_PLANE_STORES, useValue: controlPlane }, ControlPlaneStoresLifecycle],
     };
   }
 }

@@ -20,6 +20,6 @@ export { RegistrationClient, collectionPath } from './registration.client';
 export { registrationTargetFromEnv } from './registration.env';
 export { issueServingCertificate, servingCertificateFromEnv, type ServingCertificateFiles, type ServingIdentity } from './serving-certificate';
 export { authorizationModeFromEnv, runAggregatedServer, startAggregatedServer, type AggregatedAuthorizationMode, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
-export { AggregatedApiServerModule, aggregatedAuthorizer, aggregatedEtcdPrefix, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
+export { type AggregatedAdmissionFactory, AggregatedApiServerModule, aggregatedAuthorizer, aggregatedEtcdPrefix, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
 export { controlPlaneStores, type ControlPlaneStores } from './control-plane.stores';
 export { aggregatedServerRbac, aggregatedServerUser, type AggregatedServerAccess, type RbacRule } from './aggregated-server.rbac';
