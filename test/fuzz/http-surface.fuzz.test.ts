@@ -28,7 +28,7 @@ const DOCUMENTED_5XX = new Set([503, 504]);
 /**
  * A 500 kube answers too: server-side apply of a patch its schema cannot type (an undeclared field, a wrong type)
  * fails in structured-merge-diff's ObjectToTyped with a plain error (managedfields/internal/structuredmerge.go),
- * which kube's ErrorToAPIStatus turns into 500 with reason "".
+ * which kube's ErrorToAPIStatus turns into 500 with reason "" (kubernetes/kubernetes#122480 and #139253, open).
  */
 function documented5xx(status: number, body: string): boolean {
   if (DOCUMENTED_5XX.has(status)) return true;
