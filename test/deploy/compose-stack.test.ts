@@ -213,6 +213,24 @@ if (!ENABLED) {
       }
     }, 5 * 60_000);
 
+    it("gives the aggregated servers etcd credentials that reach their own keys only, and etcd answers no plain HTTP", async () => {
+      // Inside the container, with the files it was given: what a compromised aggregated server could do.
+      const attempt = (service: string): string =>
+        `const {EtcdClient}=require('/app/dist/libs/storage/src');const fs=require('fs');const f=(n)=>fs.readFileSync('/pki/'+n,'utf8');` +
+        `const c=new EtcdClient({endpoints:['https://etcd:2379'],tls:{caPem:f('etcd-ca.crt'),certPem:f('etcd-client-${service}.crt'),keyPem:f('etcd-client-${service}.key')}});` +
+        `const plain=new EtcdClient({endpoints:['http://etcd:2379']});` +
+        `Promise.allSettled([c.raw.getAll().prefix('/registry/secrets/').keys(),c.raw.put('/registry/clusterrolebindings/pwned').value('{}').exec(),plain.raw.get('/registry/namespaces/default').string()])` +
+        `.then((r)=>{console.log(JSON.stringify(r.map((x)=>x.status==='fulfilled'?'allowed':x.reason.message.split('\\n')[0])));process.exit(0)})`;
+      for (const service of ['sample-apiserver', 'counts-apiserver']) {
+        const r = await compose('exec', '-T', service, 'node', '-e', attempt(service));
+        expect(r.code, tail(r)).toBe(0);
+        const [secrets, binding, plain] = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as string[];
+        expect(secrets, service).toMatch(/permission denied/i);
+        expect(binding, service).toMatch(/permission denied/i);
+        expect(plain, service).not.toBe('allowed');
+      }
+    }, 120_000);
+
     it('publishes only the front door, on 127.0.0.1', async () => {
       const ports = await compose('port', 'aggregator', '6443');
       expect(ports.stdout.trim()).toBe(`127.0.0.1:${env.KUBE_TS_COMPOSE_PORT}`);
