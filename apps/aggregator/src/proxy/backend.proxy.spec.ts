@@ -144,6 +144,33 @@ describe('proxyRequest', () => {
     expect(responses[0].writableLength).toBeLessThan(1024 * 1024);
     stalled.destroy();
   });
+
+  it('a response that filled the client\'s buffer as it ended leaves its pooled connection reading: the next request on it is answered', async () => {
+    // One backend write under a TLS record (16 KiB) arrives as one chunk: written to the client with the front door's
+    // own headers (Audit-Id, APF's…), it passes the response's high-water mark and the proxy pauses the backend
+    // socket, but the response ends in that same chunk. kubectl apply of a Deployment got such an answer.
+    const target = await backend((req, res) => {
+      const body = req.url === '/big' ? 'x'.repeat(16_000) : 'small';
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    const { port } = await front(target, (res) => res.setHeader('X-Front-Door', 'h'.repeat(1_000)));
+    const get = (path: string): Promise<{ status: number; length: number }> =>
+      new Promise((resolve, reject) => {
+        const req = httpGet({ host: '127.0.0.1', port, path, timeout: 5_000 }, (res) => {
+          let length = 0;
+          res.on('data', (c: Buffer) => (length += c.length));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, length }));
+        });
+        req.on('timeout', () => req.destroy(new Error(`GET ${path}: no answer in 5 s`)));
+        req.on('error', reject);
+      });
+    expect(await get('/big')).toEqual({ status: 200, length: 16_000 });
+    // The pool has one idle connection: the one that carried /big.
+    expect(await get('/small')).toEqual({ status: 200, length: 5 });
+    expect(await get('/big')).toEqual({ status: 200, length: 16_000 });
+    expect(await get('/small')).toEqual({ status: 200, length: 5 });
+  });
 });
 
 describe('proxyUpgrade', () => {

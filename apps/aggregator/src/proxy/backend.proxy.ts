@@ -86,6 +86,8 @@ class ProxyExchange implements Exchange {
   private settled = false;
   private retried = false;
   private bodyStarted = false;
+  /** The backend socket is paused until the client's response drains (backpressure). */
+  private backendPaused = false;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -175,16 +177,27 @@ class ProxyExchange implements Exchange {
 
   onBody(chunk: Buffer): void {
     if (this.settled) return;
-    if (!this.res.write(chunk)) {
+    if (!this.res.write(chunk) && !this.backendPaused) {
       const socket = this.conn?.socket;
       if (!socket) return;
+      this.backendPaused = true;
       socket.pause();
-      this.res.once('drain', () => socket.resume());
+      this.res.once('drain', () => this.resumeBackend());
     }
+  }
+
+  /** Undoes this exchange's backpressure pause, once: after its end the connection may already serve another. */
+  private resumeBackend(): void {
+    if (!this.backendPaused) return;
+    this.backendPaused = false;
+    this.conn?.socket.resume();
   }
 
   onEnd(): void {
     if (this.settled) return;
+    // The last chunk may have filled the client's buffer and paused the backend socket; the response is whole, and
+    // the connection goes back to the pool: it must read again, or the next response on it never arrives.
+    this.resumeBackend();
     // Settled first, so the response's own close never cancels a finished exchange.
     this.done(this.status);
     this.res.end();
