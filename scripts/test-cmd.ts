@@ -1,0 +1,120 @@
+/**
+ * `npm run test:cmd [-- run_function ...]`: kubectl's own command tests (Kubernetes' test/cmd/*.sh) against a
+ * throw-away `npm start` stack.
+ *
+ * Starts the real launcher (dist/scripts/start.js) in a temporary KUBE_LOCAL_DIR on free ports, with the suite's
+ * static token file (test-cmd's `admin-token` user), runs the suite's driver `run.sh` against its kubeconfig, prints
+ * its PASS/FAIL lines and a summary, and stops the stack. Exits 1 when a function fails that docs/differences.md
+ * does not list as a known difference (the section "kubectl's command tests").
+ *
+ * The suite is upstream's files, kept outside this repository and never fetched here:
+ *   KUBE_TEST_CMD_DIR  the suite (default ../shared/conformance/test-cmd beside the repository)
+ *   KUBECTL            the kubectl to run (default `kubectl`, i.e. 1.33; e.g. KUBECTL=kubectl.1.27)
+ *   TEST_CMD_LOGS      where each function's full log goes (default: the run's temporary directory)
+ *   TEST_CMD_TIMEOUT   seconds per function (run.sh's default 120)
+ *   KUBE_TEST_CMD_KEEP=1  keep the temporary directory (stack log, logs) after the run
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { launchStack, type LaunchedStack } from '../bench/soak.stack';
+import { knownTestCmdDifferences } from './test-cmd.known';
+
+/** The repository root, whether this runs from dist/scripts or from its source. */
+const ROOT = ((): string => {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+})();
+
+export interface TestCmdResult {
+  readonly name: string;
+  readonly passed: boolean;
+  /** run.sh's reason for a failure. */
+  readonly why?: string;
+}
+
+/** Parses one line of run.sh's output (`PASS name` / `FAIL name: why`); other lines are not results. */
+export function parseResultLine(line: string): TestCmdResult | undefined {
+  const pass = /^PASS (run_\w+)$/.exec(line);
+  if (pass) return { name: pass[1], passed: true };
+  const fail = /^FAIL (run_\w+): ?(.*)$/.exec(line);
+  return fail ? { name: fail[1], passed: false, why: fail[2] } : undefined;
+}
+
+/** A directory holding `kubectl` -> the binary KUBECTL names, for run.sh, which runs whatever `kubectl` is on PATH. */
+function kubectlBin(dir: string, kubectl: string): string {
+  const found = isAbsolute(kubectl) ? kubectl : spawnSync('bash', ['-c', 'command -v "$1"', '_', kubectl], { encoding: 'utf8' }).stdout.trim();
+  if (!found || !existsSync(found)) throw new Error(`KUBECTL=${kubectl}: not found on PATH`);
+  const bin = join(dir, 'bin');
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(found, join(bin, 'kubectl'));
+  return bin;
+}
+
+async function main(): Promise<number> {
+  const suite = resolve(process.env.KUBE_TEST_CMD_DIR ?? join(ROOT, '..', 'shared', 'conformance', 'test-cmd'));
+  const driver = join(suite, 'run.sh');
+  if (!existsSync(driver)) {
+    console.error(`test-cmd: ${driver} is missing; set KUBE_TEST_CMD_DIR to the directory holding kubectl's command tests (run.sh)`);
+    return 2;
+  }
+  const known = knownTestCmdDifferences(readFileSync(join(ROOT, 'docs', 'differences.md'), 'utf8'));
+  const work = mkdtempSync(join(tmpdir(), 'kube-ts-test-cmd-'));
+  const logs = process.env.TEST_CMD_LOGS ?? join(work, 'logs');
+  const env: NodeJS.ProcessEnv = { ...process.env, TEST_CMD_LOGS: logs };
+  const kubectl = process.env.KUBECTL;
+  if (kubectl && kubectl !== 'kubectl') env.PATH = `${kubectlBin(work, kubectl)}${delimiter}${process.env.PATH ?? ''}`;
+
+  // The launcher passes its environment to the API servers: the front door reads test-cmd's token file.
+  process.env.KUBE_TOKEN_AUTH_FILE = join(suite, 'hack', 'testdata', 'auth-tokens.csv');
+  const stackLog = join(work, 'stack.log');
+  console.log(`test-cmd: starting a stack in ${work} (log: ${stackLog})`);
+  let stack: LaunchedStack | undefined;
+  const stopping = (): void => void stack?.stop().finally(() => process.exit(130));
+  process.once('SIGINT', stopping);
+  process.once('SIGTERM', stopping);
+  const results: TestCmdResult[] = [];
+  let summary = '';
+  try {
+    stack = await launchStack(join(work, 'local'), stackLog);
+    env.KUBECONFIG = join(stack.dir, 'kubeconfig');
+    console.log(`test-cmd: stack ready at ${stack.url}; running ${driver} with ${kubectl ?? 'kubectl'}`);
+    const child = spawn('bash', [driver, ...process.argv.slice(2)], { cwd: suite, env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout });
+    lines.on('line', (line) => {
+      const result = parseResultLine(line);
+      if (result) results.push(result);
+      if (line.startsWith('test-cmd:')) summary = line;
+      const mark = result && !result.passed && known.has(result.name) ? ' (known difference)' : '';
+      console.log(`${line}${mark}`);
+    });
+    await new Promise<void>((done) => child.once('close', () => done()));
+  } finally {
+    await stack?.stop();
+    process.off('SIGINT', stopping);
+    process.off('SIGTERM', stopping);
+  }
+  const unexpected = results.filter((r) => !r.passed && !known.has(r.name));
+  const stale = results.filter((r) => r.passed && known.has(r.name));
+  const passed = results.filter((r) => r.passed).length;
+  if (!summary) console.log(`test-cmd: ${passed}/${results.length} functions pass`);
+  console.log(`test-cmd: ${results.length - passed - unexpected.length} known differences (docs/differences.md), ${unexpected.length} unexpected failures`);
+  for (const r of unexpected) console.log(`  unexpected: ${r.name}`);
+  for (const r of stale) console.log(`  passes now, remove it from docs/differences.md: ${r.name}`);
+  console.log(`test-cmd: logs in ${logs}`);
+  if (process.env.KUBE_TEST_CMD_KEEP !== '1' && !process.env.TEST_CMD_LOGS && unexpected.length === 0) rmSync(work, { recursive: true, force: true });
+  return unexpected.length === 0 && results.length > 0 ? 0 : 1;
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(`test-cmd: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}
