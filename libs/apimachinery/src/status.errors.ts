@@ -187,6 +187,7 @@ export type FieldErrorType =
   | 'FieldValueRequired'
   | 'FieldValueInvalid'
   | 'FieldValueNotSupported'
+  | 'FieldValueNotFound'
   | 'FieldValueDuplicate'
   | 'FieldValueForbidden'
   | 'FieldValueTooLong'
@@ -223,6 +224,9 @@ export class FieldError {
     const detail = supported.length ? `supported values: ${supported.map((s) => JSON.stringify(s)).join(', ')}` : '';
     return new FieldError('FieldValueNotSupported', field, detail, value, true);
   }
+  static notFound(field: string, value: unknown): FieldError {
+    return new FieldError('FieldValueNotFound', field, '', value, true);
+  }
   static duplicate(field: string, value: unknown): FieldError {
     return new FieldError('FieldValueDuplicate', field, '', value, true);
   }
@@ -248,6 +252,8 @@ export class FieldError {
         return 'Invalid value';
       case 'FieldValueNotSupported':
         return 'Unsupported value';
+      case 'FieldValueNotFound':
+        return 'Not found';
       case 'FieldValueDuplicate':
         return 'Duplicate value';
       case 'FieldValueForbidden':

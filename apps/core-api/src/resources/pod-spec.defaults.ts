@@ -23,6 +23,11 @@ function defaultContainer(container: Container, hostNetwork: boolean): void {
   canonicalizeResources(container);
 }
 
+/** SetDefaults_EphemeralContainer: a container's defaults (kube decodes, and so defaults, the whole pod of a write to pods/ephemeralcontainers). */
+export function defaultEphemeralContainers(spec: PodSpec): void {
+  for (const c of listOf(spec.ephemeralContainers)) if (isRecord(c)) defaultContainer(c, false);
+}
+
 /** Quantities come back in canonical form (`0.5` → `500m`), as kube's decoding and encoding of a Quantity does. */
 function canonicalizeResources(container: Container): void {
   const resources = container.resources;

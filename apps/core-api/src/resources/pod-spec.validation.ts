@@ -90,6 +90,40 @@ function validateInitContainers(inits: readonly Container[], regular: readonly C
   });
 }
 
+/** The fields of EphemeralContainerCommon kube's allow list leaves out (set, even empty, they are forbidden). */
+const EPHEMERAL_FORBIDDEN: readonly string[] = ['ports', 'resources', 'resizePolicy', 'restartPolicy', 'livenessProbe', 'readinessProbe', 'startupProbe', 'lifecycle'];
+const EPHEMERAL_FORBIDDEN_MESSAGE = 'cannot be set for an Ephemeral Container';
+
+/** Set in Go's sense (validateFieldAllowList compares with the zero value): a decoded empty struct is its zero value. */
+function isSetField(name: string, value: unknown): boolean {
+  if (value == null) return false;
+  if (name === 'resources') return typeof value !== 'object' || Object.values(value as Record<string, unknown>).some((v) => v != null);
+  return true;
+}
+
+/** validateEphemeralContainers: unique names across every container, an existing target, no pod-service fields. */
+function validateEphemeralContainers(spec: PodSpec, path: string): FieldError[] {
+  const ephemeral = listOf(spec.ephemeralContainers);
+  if (ephemeral.length === 0) return [];
+  const others = new Set([...listOf(spec.containers), ...listOf(spec.initContainers)].map((c) => c.name ?? ''));
+  const names = new Set(others);
+  return ephemeral.flatMap((c, i) => {
+    const p = index(path, i);
+    const errs = validateContainerCommon(c, p);
+    const image = String(c.image ?? '');
+    if (image !== image.trim()) errs.push(FieldError.invalid(child(p, 'image'), image, 'must not have leading or trailing whitespace'));
+    if (names.has(c.name ?? '')) errs.push(FieldError.duplicate(child(p, 'name'), c.name ?? ''));
+    else names.add(c.name ?? '');
+    const target = typeof c.targetContainerName === 'string' ? c.targetContainerName : '';
+    if (target && !others.has(target)) errs.push(FieldError.notFound(child(p, 'targetContainerName'), target));
+    for (const f of EPHEMERAL_FORBIDDEN) if (isSetField(f, c[f])) errs.push(FieldError.forbidden(child(p, f), EPHEMERAL_FORBIDDEN_MESSAGE));
+    listOf(c.volumeMounts as Array<{ subPath?: string; subPathExpr?: string }> | undefined).forEach((m, j) => {
+      for (const f of ['subPath', 'subPathExpr'] as const) if (m[f]) errs.push(FieldError.forbidden(child(index(child(p, 'volumeMounts'), j), f), EPHEMERAL_FORBIDDEN_MESSAGE));
+    });
+    return errs;
+  });
+}
+
 function validateTolerationOperator(t: Toleration, path: string): FieldError[] {
   const opPath = child(path, 'operator');
   switch (t.operator ?? '') {
@@ -157,6 +191,7 @@ export function validatePodSpec(spec: PodSpec, path: string = 'spec'): FieldErro
   if (spec.terminationGracePeriodSeconds == null) errs.push(FieldError.required(child(path, 'terminationGracePeriodSeconds')));
   errs.push(...validateContainers(listOf(spec.containers), child(path, 'containers')));
   errs.push(...validateInitContainers(listOf(spec.initContainers), listOf(spec.containers), child(path, 'initContainers')));
+  errs.push(...validateEphemeralContainers(spec, child(path, 'ephemeralContainers')));
   errs.push(...validateEnum(spec.restartPolicy, child(path, 'restartPolicy'), RESTART_POLICIES));
   errs.push(...validateEnum(spec.dnsPolicy, child(path, 'dnsPolicy'), DNS_POLICIES));
   errs.push(...validateLabels(spec.nodeSelector, child(path, 'nodeSelector')));

@@ -215,3 +215,46 @@ describe('pods: printing', () => {
     expect(cells(podsResource, p)).toMatchObject({ Status: 'Terminating' });
   });
 });
+
+describe('pods: ephemeralcontainers subresource', () => {
+  const sub = podsResource.subresources!.ephemeralcontainers;
+  const write = (old: Pod, next: Pod): { obj: Pod; errs: string[] } => {
+    const obj = sub.prepareForUpdate(next, old) as Pod;
+    return { obj, errs: messages(sub.validateUpdate!(obj, old, undefined as never, podsResource.strategy)) };
+  };
+
+  it('takes only spec.ephemeralContainers from the write, defaulted as containers', () => {
+    const old = stored(nginx());
+    const next = structuredClone(old);
+    next.metadata.labels = { changed: 'yes' };
+    next.spec!.containers![0].image = 'other';
+    next.spec!.ephemeralContainers = [{ name: 'debugger', image: 'busybox', stdin: true }];
+    const { obj, errs } = write(old, next);
+    expect(errs).toEqual([]);
+    expect(obj.metadata.labels).toBeUndefined();
+    expect(obj.spec!.containers![0].image).toBe('nginx:1.25');
+    expect(obj.spec!.ephemeralContainers).toEqual([
+      { name: 'debugger', image: 'busybox', stdin: true, imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' },
+    ]);
+  });
+
+  it("refuses what kube's validation refuses", () => {
+    const old = stored(nginx());
+    old.spec!.ephemeralContainers = [{ name: 'debugger', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File' }];
+    const next = structuredClone(old);
+    next.spec!.ephemeralContainers = [
+      { name: 'app', image: 'busybox', ports: [], readinessProbe: {}, resources: {}, targetContainerName: 'missing', volumeMounts: [{ name: 'v', mountPath: '/v', subPath: 'x' }] },
+    ];
+    expect(write(old, next).errs).toEqual([
+      'spec.ephemeralContainers[0].name: Duplicate value: "app"',
+      'spec.ephemeralContainers[0].targetContainerName: Not found: "missing"',
+      'spec.ephemeralContainers[0].ports: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers[0].readinessProbe: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers[0].volumeMounts[0].subPath: Forbidden: cannot be set for an Ephemeral Container',
+      'spec.ephemeralContainers: Forbidden: existing ephemeral containers "debugger" may not be removed\n',
+    ]);
+    const mirror = structuredClone(old);
+    mirror.metadata.annotations = { 'kubernetes.io/config.mirror': 'x' };
+    expect(write(mirror, structuredClone(mirror)).errs).toEqual(['Forbidden: static pods do not support ephemeral containers']);
+  });
+});

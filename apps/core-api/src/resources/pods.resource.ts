@@ -4,8 +4,8 @@
  * defaults and validation, shared with the workload kinds' templates, are in pod-spec.*.ts.
  */
 import { FieldError, Quantity, type KubeObject } from '@kube/apimachinery';
-import { statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
-import { defaultPod } from './pod-spec.defaults';
+import { statusSubresource, type ResourceDefinition, type ResourceStrategy, type SubresourceStrategy } from '@kube/apiserver';
+import { defaultEphemeralContainers, defaultPod } from './pod-spec.defaults';
 import { allContainers, type Container, type PodSpec } from './pod-spec.types';
 import { MAX_INT32, validatePodSpec } from './pod-spec.validation';
 import { ageColumn, NONE, since } from './table.helpers';
@@ -236,6 +236,45 @@ export function validatePodUpdate(pod: Pod, old: Pod): FieldError[] {
 }
 
 // ---------------------------------------------------------------------------
+// pods/ephemeralcontainers (kube's EphemeralContainersREST, podEphemeralContainersStrategy)
+// ---------------------------------------------------------------------------
+
+const MIRROR_POD_ANNOTATION = 'kubernetes.io/config.mirror';
+
+/** ValidatePodEphemeralContainersUpdate: the pod stays valid; existing ephemeral containers are neither removed nor changed. */
+export function validatePodEphemeralContainersUpdate(pod: Pod, old: Pod): FieldError[] {
+  if (old.metadata.annotations?.[MIRROR_POD_ANNOTATION] !== undefined) return [FieldError.forbidden('', 'static pods do not support ephemeral containers')];
+  const errs = validatePodMetadataAndSpec(pod);
+  const path = specPath('ephemeralContainers');
+  const next = new Map(listOf(specOf(pod).ephemeralContainers).map((c) => [c.name, c]));
+  for (const previous of listOf(specOf(old).ephemeralContainers)) {
+    const now = next.get(previous.name);
+    if (!now) errs.push(FieldError.forbidden(path, `existing ephemeral containers "${previous.name ?? ''}" may not be removed\n`));
+    else if (!semanticEqual(previous, now)) errs.push(FieldError.forbidden(path, `existing ephemeral containers "${previous.name ?? ''}" may not be changed\n`));
+  }
+  return errs;
+}
+
+/**
+ * kube's pods/ephemeralcontainers (what `kubectl debug` patches): a write of the whole Pod that changes only
+ * spec.ephemeralContainers (dropNonEphemeralContainerUpdates), each defaulted as a container.
+ */
+export const ephemeralContainersSubresource: SubresourceStrategy = {
+  verbs: ['get', 'patch', 'update'],
+  discovered: true,
+  prepareForUpdate(incoming, old) {
+    const obj = deepCopy(old) as Pod;
+    const spec = ensureRecord<PodSpec>(obj, SPEC);
+    const ephemeral = (incoming as Pod).spec?.ephemeralContainers;
+    if (ephemeral === undefined) delete spec.ephemeralContainers;
+    else spec.ephemeralContainers = deepCopy(ephemeral);
+    defaultEphemeralContainers(spec);
+    return obj;
+  },
+  validateUpdate: (obj, old) => validatePodEphemeralContainersUpdate(asPod(obj), asPod(old)),
+};
+
+// ---------------------------------------------------------------------------
 // Field selectors (pod ToSelectableFields)
 // ---------------------------------------------------------------------------
 
@@ -381,7 +420,7 @@ export const podsResource: ResourceDefinition = {
   shortNames: ['po'],
   categories: ['all'],
   namespaced: true,
-  subresources: { status: statusSubresource() },
+  subresources: { status: statusSubresource(), ephemeralcontainers: ephemeralContainersSubresource },
   strategy: podStrategy,
   tableColumns: [
     {

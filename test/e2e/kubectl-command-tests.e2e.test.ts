@@ -1,0 +1,52 @@
+/**
+ * What kubectl's own command tests (`npm run test:cmd`, Kubernetes' test/cmd/*.sh) found, each checked here with
+ * real kubectl against core-api in a few seconds (the full suite runs for minutes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlSession } from '../support/kubectl.session';
+import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+
+describe('kubectl command-test behaviours', () => {
+  let api: CoreApiHarness;
+  const { k, ok } = kubectlSession('1.33', () => api.kubeconfig);
+
+  beforeAll(async () => {
+    api = await startCoreApi({ controllerManager: false });
+    await ok(['create', 'namespace', 'cmd']);
+  });
+
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('kubectl debug adds an ephemeral container through pods/ephemeralcontainers (debug.sh)', async () => {
+    await ok(['-n', 'cmd', 'run', 'target', '--image=registry.k8s.io/nginx:1.7.9']);
+    await ok(['-n', 'cmd', 'debug', 'target', '-it', '--image=busybox', '--attach=false', '--profile=general', '-c', 'debug-container']);
+    const pod = JSON.parse(await ok(['-n', 'cmd', 'get', 'pod', 'target', '-o', 'json'])) as { spec: { ephemeralContainers: Array<Record<string, unknown>> } };
+    // Defaulted as a container (SetDefaults_EphemeralContainer).
+    expect(pod.spec.ephemeralContainers).toEqual([
+      expect.objectContaining({ name: 'debug-container', image: 'busybox', imagePullPolicy: 'Always', terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', stdin: true, tty: true }),
+    ]);
+    const discovery = JSON.parse(await ok(['get', '--raw', '/api/v1'])) as { resources: Array<{ name: string; kind: string; verbs: string[] }> };
+    expect(discovery.resources.find((r) => r.name === 'pods/ephemeralcontainers')).toMatchObject({ kind: 'Pod', verbs: ['get', 'patch', 'update'] });
+    // Only spec.ephemeralContainers is taken from a write there; an existing one may not change or go.
+    const patch = (body: unknown): Promise<{ code: number; stderr: string; stdout: string }> =>
+      k(['-n', 'cmd', 'patch', 'pod', 'target', '--subresource=ephemeralcontainers', '--type=merge', '-p', JSON.stringify(body)]);
+    const changed = await patch({ spec: { ephemeralContainers: [{ name: 'debug-container', image: 'alpine' }] } });
+    expect(changed.code).not.toBe(0);
+    expect(changed.stderr).toContain('spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug-container" may not be changed');
+    const removed = await patch({ spec: { ephemeralContainers: [] } });
+    expect(removed.stderr).toContain('spec.ephemeralContainers: Forbidden: existing ephemeral containers "debug-container" may not be removed');
+    const withPorts = await patch({ spec: { ephemeralContainers: [pod.spec.ephemeralContainers[0], { name: 'second', image: 'busybox', ports: [{ containerPort: 80 }], targetContainerName: 'nope' }] } });
+    expect(withPorts.stderr).toContain('spec.ephemeralContainers[1].ports: Forbidden: cannot be set for an Ephemeral Container');
+    expect(withPorts.stderr).toContain('spec.ephemeralContainers[1].targetContainerName: Not found: "nope"');
+    const other = await patch({ metadata: { labels: { added: 'yes' } }, spec: { containers: [{ name: 'target', image: 'changed' }] } });
+    expect(other.code, other.stderr).toBe(0);
+    const after = JSON.parse(await ok(['-n', 'cmd', 'get', 'pod', 'target', '-o', 'json'])) as { metadata: { labels?: Record<string, string> }; spec: { containers: Array<{ image: string }> } };
+    expect(after.metadata.labels?.added).toBeUndefined();
+    expect(after.spec.containers[0].image).toBe('registry.k8s.io/nginx:1.7.9');
+    // And a pod's own update may not add one.
+    const direct = await k(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'eph' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ephemeralContainers: [{ name: 'e', image: 'busybox' }] } }));
+    expect(direct.stderr).toContain('spec.ephemeralContainers: Forbidden: cannot be set on create');
+  });
+});
