@@ -49,4 +49,24 @@ describe('kubectl command-test behaviours', () => {
     const direct = await k(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'eph' }, spec: { containers: [{ name: 'c', image: 'busybox' }], ephemeralContainers: [{ name: 'e', image: 'busybox' }] } }));
     expect(direct.stderr).toContain('spec.ephemeralContainers: Forbidden: cannot be set on create');
   });
+
+  it("defaults a fieldRef's apiVersion to v1 and a volume without a source to emptyDir (core.sh, apply.sh)", async () => {
+    const pod = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'env-test-pod' },
+      spec: {
+        containers: [{ name: 'c', image: 'busybox', env: [{ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }], volumeMounts: [{ name: 'scratch', mountPath: '/s' }] }],
+        volumes: [{ name: 'scratch' }],
+      },
+    };
+    await ok(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify(pod));
+    expect(await ok(['-n', 'cmd', 'describe', 'pod', 'env-test-pod'])).toMatch(/POD_NAME:\s+env-test-pod \(v1:metadata\.name\)/);
+    const stored = JSON.parse(await ok(['-n', 'cmd', 'get', 'pod', 'env-test-pod', '-o', 'json'])) as { spec: { volumes: unknown[] } };
+    expect(stored.spec.volumes).toEqual([{ name: 'scratch', emptyDir: {} }]);
+    // Templates too: a Deployment's pod template is defaulted the same way.
+    const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: pod.spec } } };
+    await ok(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify(deployment));
+    expect(await ok(['-n', 'cmd', 'get', 'deployment', 'd', '-o', 'jsonpath={.spec.template.spec.volumes[0].emptyDir}|{.spec.template.spec.containers[0].env[0].valueFrom.fieldRef.apiVersion}'])).toBe('{}|v1');
+  });
 });

@@ -258,3 +258,46 @@ describe('pods: ephemeralcontainers subresource', () => {
     expect(write(mirror, structuredClone(mirror)).errs).toEqual(['Forbidden: static pods do not support ephemeral containers']);
   });
 });
+
+describe('pods: defaults of embedded types (pkg/apis/core/v1/defaults.go)', () => {
+  it('defaults fieldRefs, probes, handlers and volumes as kube does', () => {
+    const p = stored({
+      containers: [
+        {
+          name: 'app',
+          image: 'nginx:1.25',
+          env: [{ name: 'N', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } }, { name: 'V', value: 'x' }],
+          livenessProbe: { httpGet: { port: 80 } },
+          readinessProbe: { exec: { command: ['true'] }, periodSeconds: 5 },
+          lifecycle: { preStop: { httpGet: { port: 80, path: '/stop' } } },
+        },
+      ],
+      volumes: [
+        { name: 'none' },
+        { name: 'cm', configMap: { name: 'x' } },
+        { name: 'secret', secret: { secretName: 'x', defaultMode: 256 } },
+        { name: 'down', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } },
+        { name: 'proj', projected: { sources: [{ serviceAccountToken: { path: 't' } }, { downwardAPI: { items: [{ path: 'l', fieldRef: { fieldPath: 'metadata.labels' } }] } }] } },
+        { name: 'host', hostPath: { path: '/tmp' } },
+        { name: 'eph', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'] } } } },
+      ],
+    });
+    const c = p.spec!.containers![0];
+    expect(c.env).toEqual([{ name: 'N', valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } } }, { name: 'V', value: 'x' }]);
+    expect(c.livenessProbe).toEqual({ httpGet: { port: 80, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 });
+    expect(c.readinessProbe).toMatchObject({ periodSeconds: 5, timeoutSeconds: 1 });
+    expect(c.lifecycle).toEqual({ preStop: { httpGet: { port: 80, path: '/stop', scheme: 'HTTP' } } });
+    expect(p.spec!.volumes).toEqual([
+      { name: 'none', emptyDir: {} },
+      { name: 'cm', configMap: { name: 'x', defaultMode: 420 } },
+      { name: 'secret', secret: { secretName: 'x', defaultMode: 256 } },
+      { name: 'down', downwardAPI: { defaultMode: 420, items: [{ path: 'n', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.name' } }] } },
+      {
+        name: 'proj',
+        projected: { defaultMode: 420, sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 3600 } }, { downwardAPI: { items: [{ path: 'l', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.labels' } }] } }] },
+      },
+      { name: 'host', hostPath: { path: '/tmp', type: '' } },
+      { name: 'eph', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], volumeMode: 'Filesystem' } } } },
+    ]);
+  });
+});
