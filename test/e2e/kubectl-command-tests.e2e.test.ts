@@ -2,6 +2,9 @@
  * What kubectl's own command tests (`npm run test:cmd`, Kubernetes' test/cmd/*.sh) found, each checked here with
  * real kubectl against core-api in a few seconds (the full suite runs for minutes).
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
 import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
@@ -68,5 +71,30 @@ describe('kubectl command-test behaviours', () => {
     const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: pod.spec } } };
     await ok(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify(deployment));
     expect(await ok(['-n', 'cmd', 'get', 'deployment', 'd', '-o', 'jsonpath={.spec.template.spec.volumes[0].emptyDir}|{.spec.template.spec.containers[0].env[0].valueFrom.fieldRef.apiVersion}'])).toBe('{}|v1');
+  });
+
+  it('a watch ends on timeoutSeconds only, not on the timeout parameter (request-timeout.sh)', async () => {
+    await ok(['-n', 'cmd', 'create', 'configmap', 'watched']);
+    // kubectl --request-timeout=1 --watch sends ?timeout=1s: the server keeps the watch open and the client gives up
+    // reading the body (a server-closed stream would end with EOF, logged as nothing). test-cmd's older script expects
+    // the words of the Go of its day, "Timeout exceeded while reading body".
+    const client = await k(['-n', 'cmd', 'get', 'configmap', 'watched', '--request-timeout=1', '--watch', '-v=6'], undefined, 30_000);
+    expect(client.stdout).toMatch(/^watched\s+0\s+/m);
+    expect(client.stderr).toMatch(/Unable to decode an event from the watch stream" err="(context deadline exceeded|net\/http: request canceled)/);
+    // timeoutSeconds ends it on the server: the stream closes cleanly.
+    const started = Date.now();
+    const server = await k(['get', '--raw', '/api/v1/namespaces/cmd/configmaps?watch=true&timeoutSeconds=1'], undefined, 30_000);
+    expect(server.code, server.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("a body that is no JSON at a kind's path is kube's unrecognized object (create.sh)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cmd-'));
+    const file = join(dir, 'valid-pod.yaml');
+    writeFileSync(file, 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: valid-pod\nspec:\n  containers:\n  - name: c\n    image: busybox\n');
+    // --raw posts the file's bytes as they are, with the client's JSON content type.
+    const r = await k(['create', '--raw', '/api/v1/namespaces', '-f', file]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain("the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value");
   });
 });

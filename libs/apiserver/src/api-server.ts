@@ -383,7 +383,7 @@ export class GenericApiServer {
         return 200;
       }
       case 'create': {
-        const body = await this.readJson(req);
+        const body = await this.readJson(req, info.subresource ? undefined : h.def.kind);
         if (info.name && info.subresource) {
           const creater = h.subresources.get(info.subresource)?.creater;
           if (!creater) throw Errors.methodNotSupported(h.gr, 'create');
@@ -396,7 +396,7 @@ export class GenericApiServer {
         return this.respond(res, 201, h, obj, negotiated, query, ctx);
       }
       case 'update': {
-        const body = await this.readJson(req);
+        const body = await this.readJson(req, h.def.kind);
         const { object, created } = await h.update(ctx, ns, info.name, body, write, info.subresource);
         return this.respond(res, created ? 201 : 200, h, object, negotiated, query, ctx);
       }
@@ -471,10 +471,11 @@ export class GenericApiServer {
     return code;
   }
 
-  private async readJson(req: IncomingMessage): Promise<JsonValue> {
+  /** A create or update body; `into` is the kind it decodes into (named in kube's error for a body that is no JSON). */
+  private async readJson(req: IncomingMessage, into?: string): Promise<JsonValue> {
     const format = bodyFormat(req.headers['content-type']);
     if (!format) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', ['application/json', 'application/yaml']);
-    return decodeBody(await readBody(req), format);
+    return decodeBody(await readBody(req), format, into);
   }
 
   private async deleteOptions(req: IncomingMessage, query: URLSearchParams): Promise<DeleteOptions> {

@@ -47,3 +47,27 @@ describe('decodeBody', () => {
     expect(await codeOf(() => decodeBody(Buffer.from(bomb), 'yaml'))).toBe(400);
   });
 });
+
+describe('decodeBody: a create or update body that is no JSON (transformDecodeError)', () => {
+  const message = (text: string, into?: string): string => {
+    try {
+      decodeBody(Buffer.from(text), 'json', into);
+    } catch (err) {
+      return (err as { status: { message: string } }).status.message;
+    }
+    return '';
+  };
+
+  it("names the kind it decodes into, encoding/json's error and the body's first bytes", () => {
+    expect(message('apiVersion: v1\nkind: Pod\nmetadata:\n  name: valid-pod\n', 'Namespace')).toBe(
+      "the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value (61706956657273696f6e3a2076310a6b696e643a20506f640a6d65746164 ...)",
+    );
+    expect(message('{"kind":', 'ConfigMap')).toBe(
+      `the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: unexpected end of JSON input ({"kind":)`,
+    );
+  });
+
+  it('keeps the generic message where no kind is decoded into (patches)', () => {
+    expect(message('apiVersion: v1')).toMatch(/^the request body could not be decoded: /);
+  });
+});

@@ -62,8 +62,35 @@ export function checkNesting(text: string, max = MAX_NESTING_DEPTH): void {
   }
 }
 
-/** Protobuf decodes to the same JSON form; fields its tables do not map are dropped. */
-export function decodeBody(raw: Buffer, format: BodyFormat): JsonValue {
+/** Go's quoteChar, as encoding/json's syntax errors quote the offending character. */
+function goQuoteChar(c: string): string {
+  if (c === "'") return `'\\''`;
+  if (c === '"') return `'"'`;
+  const quoted = JSON.stringify(c);
+  return `'${quoted.slice(1, -1)}'`;
+}
+
+/** encoding/json's error for text JSON.parse refused (the leading-character and truncation cases exactly). */
+function goJsonError(text: string, err: Error): string {
+  const first = text.trimStart()[0];
+  if (first === undefined || /Unexpected end of JSON input/.test(err.message)) return 'unexpected end of JSON input';
+  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${goQuoteChar(first)} looking for beginning of value`;
+  return err.message;
+}
+
+/** runtime's summarizeData: a JSON object's first bytes as text, anything else's in hex. */
+function summarizeBody(raw: Buffer, max = 30): string {
+  if (raw.length === 0) return '<empty>';
+  const head = raw.subarray(0, max);
+  const more = raw.length > max ? ' ...' : '';
+  return raw[0] === 0x7b ? `${head.toString('utf8')}${more}` : `${head.toString('hex')}${more}`;
+}
+
+/**
+ * Protobuf decodes to the same JSON form; fields its tables do not map are dropped. `into`: the kind a create or
+ * update decodes into, named by kube's error for a body that is not JSON (transformDecodeError).
+ */
+export function decodeBody(raw: Buffer, format: BodyFormat, into?: string): JsonValue {
   if (format === 'protobuf') {
     if (raw.length === 0) throw Errors.badRequest('the request body is empty');
     return decodeKubeProtobuf(raw).object;
@@ -75,6 +102,10 @@ export function decodeBody(raw: Buffer, format: BodyFormat): JsonValue {
     try {
       return JSON.parse(text) as JsonValue;
     } catch (err) {
+      if (format === 'json' && into) {
+        const cause = `couldn't get version/kind; json parse error: ${goJsonError(text, err as Error)}`;
+        throw Errors.badRequest(`the object provided is unrecognized (must be of type ${into}): ${cause} (${summarizeBody(raw)})`);
+      }
       if (format === 'json') throw Errors.badRequest(`the request body could not be decoded: ${(err as Error).message}`);
     }
   }
