@@ -118,7 +118,7 @@ describe('new-apiserver output', () => {
     expect(widgetsService.environment).toMatchObject({ KUBE_SECURE_PORT: String(highest + 1), KUBE_REGISTER_URL: 'https://aggregator:6443', KUBE_ETCD_ENDPOINTS: 'https://etcd:2379', KUBE_ETCD_CERTFILE: '/pki/etcd-client-widgets-apiserver.crt' });
     expect(widgetsService.command.join(' ')).toContain('node dist/apps/widgets-apiserver/src/main.js');
     expect(widgetsService.healthcheck.test.at(-1)).toBe(`https://127.0.0.1:${highest + 1}/readyz`);
-    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--serving=widgets-apiserver=widgets-apiserver,widgets-apiserver.default.svc', '--serving=policies-apiserver=policies-apiserver,policies-apiserver.default.svc']));
+    expect(compose.services.pki.command).toEqual(expect.arrayContaining(['--serving=widgets-apiserver=widgets-apiserver,widgets-apiserver.kube-system.svc', '--serving=policies-apiserver=policies-apiserver,policies-apiserver.kube-system.svc']));
     // Its own PKI volume, written by the pki one-shot, with its own serving key and no CA key.
     expect(widgetsService.volumes).toEqual(['pki-widgets-apiserver:/pki:ro']);
     expect(widgetsService.environment).toMatchObject({ KUBE_TLS_CERT_FILE: '/pki/serving-widgets-apiserver.crt', KUBE_TLS_PRIVATE_KEY_FILE: '/pki/serving-widgets-apiserver.key' });

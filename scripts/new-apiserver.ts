@@ -231,16 +231,16 @@ function moduleTemplate({ req, names, aggregated }: TemplateContext): string {
   const admission = req.cluster
     ? ''
     : `\n          // Like kube's NamespaceLifecycle: no ${names.plural} in missing or terminating namespaces (read through the\n          // control plane's API: its etcd role reaches only its own keys).\n          admission: (_storage, controlPlane) => (controlPlane ? [new NamespaceLifecycleAdmission(controlPlane.namespaces)] : []),`;
-  const sdkImports = req.cluster ? 'AggregatedApiServerModule' : 'AggregatedApiServerModule, NamespaceLifecycleAdmission';
+  const sdkImports = req.cluster ? 'AGGREGATED_SERVICE_NAMESPACE, AggregatedApiServerModule' : 'AGGREGATED_SERVICE_NAMESPACE, AggregatedApiServerModule, NamespaceLifecycleAdmission';
   return `import { Module, type DynamicModule } from '@nestjs/common';
 import { ${sdkImports}, type AggregatedServerOptions, type ApiServiceIdentity } from '${aggregated}';
 import { GROUP, VERSION, ${names.resourceConst} } from './resources/${names.plural}.resource';
 
-/** The APIService that routes ${req.group}/${req.version} to this server (through Service default/${names.app}). */
+/** The APIService that routes ${req.group}/${req.version} to this server (through Service kube-system/${names.app}). */
 export const API_SERVICE: ApiServiceIdentity = {
   group: GROUP,
   version: VERSION,
-  serviceNamespace: 'default',
+  serviceNamespace: AGGREGATED_SERVICE_NAMESPACE,
   serviceName: '${names.app}',
   groupPriorityMinimum: 1000,
   versionPriority: 15,

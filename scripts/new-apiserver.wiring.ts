@@ -133,7 +133,7 @@ export async function planWiring(root: string, s: WiredServer): Promise<FileEdit
     // Its etcd user's certificate (etcd-auth confines it to /registry/<group>/: generate-pki lists it for etcd-auth).
     const files = ['ca.crt', 'front-proxy-ca.crt', `serving-${s.app}.crt`, `serving-${s.app}.key`, 'nats-ca.crt', `client-${s.app}.crt`, `client-${s.app}.key`, 'etcd-ca.crt', `etcd-client-${s.app}.crt`, `etcd-client-${s.app}.key`];
     const inserts: Array<[string, string]> = [
-      [MARKERS.composeServing, `      - --serving=${s.app}=${s.app},${s.app}.default.svc\n`],
+      [MARKERS.composeServing, `      - --serving=${s.app}=${s.app},${s.app}.kube-system.svc\n`],
       [MARKERS.composeIdentities, `      - --aggregated=${s.app}\n`],
       [MARKERS.composeBundles, `      - --bundle=${s.app}=${files.join(',')}\n`],
       [MARKERS.composePkiMounts, `      - pki-${s.app}:/bundles/${s.app}\n`],

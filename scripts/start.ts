@@ -37,7 +37,7 @@ interface ApiServiceSpec {
    * must therefore be started before it.
    */
   readonly aggregated?: boolean;
-  /** An aggregated server's `<service>.<namespace>.svc` (its APIService's), the name the aggregator verifies; default `<name>.default.svc`. */
+  /** An aggregated server's `<service>.<namespace>.svc` (its APIService's), the name the aggregator verifies; default `<name>.kube-system.svc`. */
   readonly serviceDnsName?: string;
 }
 
@@ -46,7 +46,7 @@ const API_SERVICES: readonly ApiServiceSpec[] = [
   { name: 'core-api', main: 'dist/apps/core-api/src/main.js', portEnv: 'KUBE_CORE_API_PORT', defaultPort: 6444 },
   { name: 'extensions', main: 'dist/apps/extensions/src/main.js', portEnv: 'KUBE_EXTENSIONS_PORT', defaultPort: 6445 },
   { name: 'aggregator', main: 'dist/apps/aggregator/src/main.js', portEnv: 'KUBE_SECURE_PORT', defaultPort: 6443, frontDoor: true },
-  { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true, serviceDnsName: 'wardle-server.default.svc' },
+  { name: 'sample-apiserver', main: 'dist/apps/sample-apiserver/src/main.js', portEnv: 'KUBE_SAMPLE_APISERVER_PORT', defaultPort: 6446, aggregated: true, serviceDnsName: 'wardle-server.kube-system.svc' },
   { name: 'counts-apiserver', main: 'dist/apps/counts-apiserver/src/main.js', portEnv: 'KUBE_COUNTS_APISERVER_PORT', defaultPort: 6447, aggregated: true },
   // new-apiserver: rows of scaffolded servers go above this line.
 ];
@@ -355,7 +355,7 @@ function servingEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, stri
 
 /** The serving certificates ensurePki issues: one per service but the front door, for the names it is reached by. */
 function servingCertificates(): Record<string, string[]> {
-  const own = API_SERVICES.filter((s) => !s.frontDoor).map((s) => [s.name, s.aggregated ? [s.serviceDnsName ?? `${s.name}.default.svc`] : []]);
+  const own = API_SERVICES.filter((s) => !s.frontDoor).map((s) => [s.name, s.aggregated ? [s.serviceDnsName ?? `${s.name}.kube-system.svc`] : []]);
   return Object.fromEntries([...own, [CONTROLLER_MANAGER, []]]);
 }
 

@@ -350,9 +350,9 @@ describe('docker-compose.yml', () => {
       if (m[1] === 'etcd') expect(compose.services.pki.command, 'etcd has a serving certificate for its name').toContain(`--etcd-san=${m[1]}`);
       else expect(serving.get(m[1]), `${m[1]} has a serving certificate for its name`).toContain(m[1]);
     }
-    // The aggregator verifies an APIService's server as <service>.<namespace>.svc (the sample's is default/wardle-server).
-    expect(serving.get('sample-apiserver')).toContain('wardle-server.default.svc');
-    expect(serving.get('counts-apiserver')).toContain('counts-apiserver.default.svc');
+    // The aggregator verifies an APIService's server as <service>.<namespace>.svc (the sample's is kube-system/wardle-server).
+    expect(serving.get('sample-apiserver')).toContain('wardle-server.kube-system.svc');
+    expect(serving.get('counts-apiserver')).toContain('counts-apiserver.kube-system.svc');
   });
 
   it('runs entry points that exist, from one image', () => {

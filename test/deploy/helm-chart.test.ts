@@ -208,11 +208,11 @@ describe('templates', () => {
       expect(launcher, e.name).toMatch(new RegExp(`name: '${e.name}', main: '${e.main}', [^}]*defaultPort: ${e.port}, aggregated: true`));
       // Its module's APIService names the group/version and Service default/<name> the SANs cover.
       const mod = (await import(join(ROOT, `apps/${e.name}/src/${e.name}.module.ts`))) as { API_SERVICE: { group: string; version: string; serviceName: string; serviceNamespace: string } };
-      expect(mod.API_SERVICE).toMatchObject({ group: e.group, version: e.version, serviceName: e.name, serviceNamespace: 'default' });
+      expect(mod.API_SERVICE).toMatchObject({ group: e.group, version: e.version, serviceName: e.name, serviceNamespace: 'kube-system' });
     }
     const generated = helmDefines(helpers).get('kube-ts.pki.generated') ?? '';
     expect(generated).toContain('range $root.Values.aggregatedApiservers');
-    expect(helmDefines(helpers).get('kube-ts.sans')).toContain('printf "%s.default.svc" .name');
+    expect(helmDefines(helpers).get('kube-ts.sans')).toContain('printf "%s.kube-system.svc" .name');
     const deployment = chartFile('templates/aggregated-apiservers/deployment.yaml');
     for (const key of ['KUBE_REGISTER_URL', 'KUBE_REGISTER_ADDRESS', 'KUBE_SERVING_CA_FILE', 'KUBE_REQUESTHEADER_CLIENT_CA_FILE']) expect(deployment).toContain(`- name: ${key}`);
     expect(deployment).toContain('command: ["node", {{ $entry.main | quote }}]');
@@ -249,7 +249,7 @@ describe('helm lint and helm template', () => {
     },
   );
 
-  it('renders every aggregatedApiservers entry: Deployment with probes and registration, Service, serving certificate for <name>.default.svc', () => {
+  it('renders every aggregatedApiservers entry: Deployment with probes and registration, Service, serving certificate for <name>.kube-system.svc', () => {
     const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=generate'], { encoding: 'utf8' });
     expect(rendered.status, rendered.stderr).toBe(0);
     type Obj = { kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
@@ -266,12 +266,12 @@ describe('helm lint and helm template', () => {
     expect(named('ServiceAccount', 'kts-kube-ts-counts-apiserver')).toBeDefined();
     const secret = named('Secret', 'kts-kube-ts-counts-apiserver-serving');
     const cert = new X509Certificate(Buffer.from(secret?.data?.['tls.crt'] ?? '', 'base64'));
-    expect(cert.subjectAltName).toContain('DNS:counts-apiserver.default.svc');
+    expect(cert.subjectAltName).toContain('DNS:counts-apiserver.kube-system.svc');
     expect(cert.subject).toContain('CN=system:kube-ts:counts-apiserver');
     const managed = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--set', 'pki.mode=certManager'], { encoding: 'utf8' });
     expect(managed.status, managed.stderr).toBe(0);
     const certificate = parseAllDocuments(managed.stdout).map((d) => d.toJS() as Obj | null).find((d) => d?.kind === 'Certificate' && d.metadata.name === 'kts-kube-ts-counts-apiserver-serving');
-    expect(certificate?.spec.dnsNames).toContain('counts-apiserver.default.svc');
+    expect(certificate?.spec.dnsNames).toContain('counts-apiserver.kube-system.svc');
   });
 
   it('grants its aggregated servers exactly the RBAC aggregatedServerRbac gives them in npm start and compose', () => {

@@ -58,13 +58,13 @@ describe('generate-pki', () => {
   const kubeconfig = join(dir, 'out', 'kubeconfig');
 
   it('creates the PKI with extra SANs and an admin kubeconfig, and keeps both on a second run', async () => {
-    const args = [pki, '--san=aggregator', '--san=wardle-server.default.svc', `--kubeconfig=${kubeconfig}`, '--server=https://127.0.0.1:6443'];
+    const args = [pki, '--san=aggregator', '--san=wardle-server.kube-system.svc', `--kubeconfig=${kubeconfig}`, '--server=https://127.0.0.1:6443'];
     const first = await run(GENERATE_PKI, args);
     expect(first.stderr).toBe('');
     expect(first.code).toBe(0);
     const serving = new X509Certificate(await readFile(join(pki, 'apiserver.crt')));
     expect(serving.checkHost('aggregator')).toBe('aggregator');
-    expect(serving.checkHost('wardle-server.default.svc')).toBe('wardle-server.default.svc');
+    expect(serving.checkHost('wardle-server.kube-system.svc')).toBe('wardle-server.kube-system.svc');
     const config = parse(await readFile(kubeconfig, 'utf8'));
     expect(config.clusters[0].cluster.server).toBe('https://127.0.0.1:6443');
     expect((await stat(kubeconfig)).mode & 0o777).toBe(0o600);

@@ -181,7 +181,7 @@ describe('docs/security.md: npm start', () => {
 
   it('issues serving certificates for server auth only and client certificates for client auth only', async () => {
     const dir = join(tempDir('credentials-pki'), 'pki');
-    const pki = await ensurePki(dir, { servingCertificates: { 'core-api': [], 'sample-apiserver': ['wardle-server.default.svc'] }, clientCertificates: { 'sample-apiserver': { user: 'system:kube-ts:sample-apiserver' } } });
+    const pki = await ensurePki(dir, { servingCertificates: { 'core-api': [], 'sample-apiserver': ['wardle-server.kube-system.svc'] }, clientCertificates: { 'sample-apiserver': { user: 'system:kube-ts:sample-apiserver' } } });
     const usages = (path: string): string[] => new X509Certificate(readFileSync(path)).keyUsage ?? [];
     for (const serving of [pki.apiserverCert, servingCertPaths(pki, 'core-api').cert, servingCertPaths(pki, 'sample-apiserver').cert]) expect(usages(serving), serving).toEqual([SERVER_AUTH]);
     for (const client of [pki.adminCert, pki.controllerManagerCert, pki.frontProxyClientCert, clientCertPaths(pki, 'sample-apiserver').cert]) expect(usages(client), client).toEqual([CLIENT_AUTH]);

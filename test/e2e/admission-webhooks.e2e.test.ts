@@ -115,7 +115,7 @@ describe('admission webhooks and ValidatingAdmissionPolicy', () => {
     stack = await startStack();
     webhook = await startWebhook(stack);
     closedPort = await freePort();
-    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
     await ok(['create', 'namespace', 'checked']);
     await ok(['label', 'namespace', 'checked', 'webhooks=on']);
     await ok(['create', 'namespace', 'unchecked']);

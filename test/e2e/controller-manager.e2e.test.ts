@@ -49,7 +49,7 @@ describe.each(['1.27', '1.33'])('the controller-manager with kubectl %s', (versi
 
   beforeAll(async () => {
     stack = await startStack();
-    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
     await ok(['create', 'namespace', ns]);
     await ok(['apply', '-f', '-'], JSON.stringify(WIDGETS_CRD));
     await ok(['wait', '--for=condition=Established', 'crd/widgets.gc.example.com', '--timeout=30s']);

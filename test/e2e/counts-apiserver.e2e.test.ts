@@ -17,7 +17,7 @@ describe.each(['1.27', '1.33'])('the computed counts-apiserver through the aggre
     stack = await startStack({ controllerManager: false });
     counts = await bootAggregatedServer(stack, {
       component: 'counts-apiserver',
-      serviceDnsName: 'counts-apiserver.default.svc',
+      serviceDnsName: 'counts-apiserver.kube-system.svc',
       module: (options) => CountsApiServerModule.forRoot({ ...options, coreApi: options.admin }),
     });
   });

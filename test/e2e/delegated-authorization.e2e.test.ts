@@ -60,7 +60,7 @@ function viaFrontProxyHeaders(path: string, user: string): Promise<{ status: num
 
 beforeAll(async () => {
   stack = await startStack();
-  wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+  wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
   expect(await until(async () => (await admin.k(['get', 'flunders', '-A'])).code === 0, 60_000)).toBe(true);
   await admin.ok(['create', 'namespace', ns]);
   await admin.ok(['create', 'clusterrole', 'flunder-reader', '--verb=get,list,watch', '--resource=flunders.wardle.example.com']);

@@ -48,7 +48,7 @@ describe('kubectl delete --dry-run=server deletes nothing', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
     expect((await stack.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: CRD })).status).toBe(201);
     const served = async (path: string): Promise<boolean> => (await stack.request('GET', path)).status === 200;
     expect(await until(() => served('/apis/dryrun.example.com/v1/gadgets'), 30_000)).toBe(true);

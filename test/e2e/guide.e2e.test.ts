@@ -101,8 +101,8 @@ class GuideStack {
       mkdirSync(join(this.root, '.local'), { recursive: true });
       cpSync(this.stack.kubeconfig, join(this.root, '.local', 'kubeconfig'));
       symlinkSync(dirname(this.stack.pki.caCert), join(this.root, '.local', 'pki'));
-      await this.boot({ component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (o) => SampleApiServerModule.forRoot(o) });
-      await this.boot({ component: 'counts-apiserver', serviceDnsName: 'counts-apiserver.default.svc', module: (o) => CountsApiServerModule.forRoot({ ...o, coreApi: o.admin }) });
+      await this.boot({ component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (o) => SampleApiServerModule.forRoot(o) });
+      await this.boot({ component: 'counts-apiserver', serviceDnsName: 'counts-apiserver.kube-system.svc', module: (o) => CountsApiServerModule.forRoot({ ...o, coreApi: o.admin }) });
     }
     for (const app of readdirSync(join(this.root, 'apps'), { withFileTypes: true })) {
       if (app.isDirectory() && !this.servers.has(app.name)) await this.bootScaffolded(app.name);

@@ -69,7 +69,7 @@ describe.skipIf(!helm.path)(`the chart's bootstrap RBAC for self-registering agg
     expect(await can(SAMPLE, 'create', 'apiservices.apiregistration.k8s.io')).toBe('yes');
     expect(await can(SAMPLE, 'patch', 'apiservices.apiregistration.k8s.io/v1alpha1.wardle.example.com')).toBe('yes');
     expect(await can(SAMPLE, 'patch', 'apiservices.apiregistration.k8s.io/v1.apps')).toBe('no');
-    expect(await can(SAMPLE, 'patch', 'endpoints/wardle-server', '-n', 'default')).toBe('yes');
+    expect(await can(SAMPLE, 'patch', 'endpoints/wardle-server', '-n', 'kube-system')).toBe('yes');
     expect(await can(SAMPLE, 'patch', 'endpoints/kubernetes', '-n', 'default')).toBe('no');
     expect(await can(SAMPLE, 'create', 'subjectaccessreviews.authorization.k8s.io')).toBe('yes');
     expect(await can(SAMPLE, 'get', 'configmaps/extension-apiserver-authentication', '-n', 'kube-system')).toBe('yes');
@@ -93,7 +93,7 @@ describe.skipIf(!helm.path)(`the chart's bootstrap RBAC for self-registering agg
   });
 
   it('lets the real wardle server register itself and serve under its own identity', async () => {
-    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', user: SAMPLE, module: (o) => SampleApiServerModule.forRoot(o) });
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', user: SAMPLE, module: (o) => SampleApiServerModule.forRoot(o) });
     const available = await until(async () => /\sTrue\s/.test((await k(['get', 'apiservice', 'v1alpha1.wardle.example.com', '--no-headers'])).stdout), 30_000);
     expect(available).toBe(true);
     await ok(['create', '-f', '-'], JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'f1', namespace: 'default' }, spec: {} }));

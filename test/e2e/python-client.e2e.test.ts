@@ -36,7 +36,7 @@ describe('the official Python client (python3-kubernetes)', () => {
 
   beforeAll(async () => {
     stack = await startStack();
-    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
     expect(await until(async () => /True/.test((await k(['get', 'apiservice', 'v1alpha1.wardle.example.com'])).stdout), 60_000)).toBe(true);
     await ok(['create', 'namespace', 'py']);
     const r = await runPython([stack.kubeconfig, 'py']);

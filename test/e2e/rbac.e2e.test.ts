@@ -26,7 +26,7 @@ const crd = {
 
 beforeAll(async () => {
   stack = await startStack();
-  sample = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+  sample = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
   await admin.ok(['apply', '-f', '-'], JSON.stringify(crd));
   expect(await until(async () => (await admin.k(['get', 'widgets', '-A'])).code === 0 && (await admin.k(['get', 'flunders', '-A'])).code === 0, 60_000)).toBe(true);
 }, 180_000);

@@ -16,7 +16,7 @@ const pem = (path: string): string => readFileSync(path, 'utf8');
 
 /** The sample-apiserver in this process: its own serving certificate, registered through the stack's aggregator. */
 function bootSampleApiServer(stack: StackHarness): Promise<INestApplicationContext> {
-  return bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+  return bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
 }
 
 /** A request straight to the sample server, without any client certificate. */
@@ -52,12 +52,15 @@ describe.each(['1.27', '1.33'])('the wardle sample-apiserver through the aggrega
   });
 
   it('registers v1alpha1.wardle.example.com, which becomes Available', async () => {
-    const available = await until(async () => /^v1alpha1\.wardle\.example\.com\s+default\/wardle-server\s+True\s+/m.test((await k(['get', 'apiservice', 'v1alpha1.wardle.example.com'])).stdout));
+    const available = await until(async () => /^v1alpha1\.wardle\.example\.com\s+kube-system\/wardle-server\s+True\s+/m.test((await k(['get', 'apiservice', 'v1alpha1.wardle.example.com'])).stdout));
     expect(available).toBe(true);
     const status = JSON.parse(await ok(['get', 'apiservice', 'v1alpha1.wardle.example.com', '-o', 'json']));
-    expect(status.spec).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'default', name: 'wardle-server', port: 443 } });
+    expect(status.spec).toMatchObject({ group: 'wardle.example.com', version: 'v1alpha1', groupPriorityMinimum: 1000, versionPriority: 15, service: { namespace: 'kube-system', name: 'wardle-server', port: 443 } });
     expect(Buffer.from(status.spec.caBundle, 'base64').toString()).toBe(pem(stack.pki.caCert));
     expect(status.status.conditions).toEqual([expect.objectContaining({ type: 'Available', status: 'True', reason: 'Passed' })]);
+    // Its Service and Endpoints are kube-system's, as metrics-server's are: `default` holds only `kubernetes`.
+    expect((await ok(['get', 'service,endpoints', '-n', 'kube-system', 'wardle-server', '-o', 'name'])).split('\n').filter(Boolean)).toEqual(['service/wardle-server', 'endpoints/wardle-server']);
+    expect((await ok(['get', 'services', '-n', 'default', '-o', 'name'])).trim()).toBe('service/kubernetes');
   });
 
   it('shows flunders and fischers in discovery', async () => {

@@ -48,7 +48,7 @@ beforeAll(async () => {
   // Something to find: objects of a few kinds in a namespace of their own.
   await stack.request('POST', '/api/v1/namespaces', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'fuzz' } }) });
   await stack.request('POST', '/api/v1/namespaces/fuzz/configmaps', { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } }) });
-  wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.default.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+  wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
   wardleAccess = await adminAccess(stack.pki, mkdtempSync(join(tmpdir(), 'fuzz-wardle-')), wardle.get(ApiServerLifecycle).port);
   await until(async () => (await stack.request('GET', `${WARDLE}/namespaces/fuzz/flunders`)).status === 200, 60_000);
   await stack.request('POST', `${WARDLE}/namespaces/fuzz/flunders`, { body: JSON.stringify({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'fl' }, spec: {} }) });

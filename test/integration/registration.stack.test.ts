@@ -59,7 +59,7 @@ describe('registration over NATS', () => {
     const { groupPriorityMinimum, versionPriority } = WARDLE_API_SERVICE;
     return bootAggregatedServer(stack, {
       component,
-      serviceDnsName: 'wardle-server.default.svc',
+      serviceDnsName: 'wardle-server.kube-system.svc',
       module: ({ config }) => SampleApiServerModule.forRoot({ config: { ...config, natsUrl: nats.url, natsTls: secured.tls(component), servingCAPem: readFileSync(stack.pki.caCert, 'utf8'), announcedPriority: { groupPriorityMinimum, versionPriority } } }),
     });
   }

@@ -1,13 +1,13 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnModuleDestroy } from '@nestjs/common';
-import { AggregatedApiServerModule, ApiClient, type AggregatedServerOptions, type ApiServiceIdentity, type RegistrationTarget } from '@kube/apiserver';
+import { AGGREGATED_SERVICE_NAMESPACE, AggregatedApiServerModule, ApiClient, type AggregatedServerOptions, type ApiServiceIdentity, type RegistrationTarget } from '@kube/apiserver';
 import { ObjectCounter } from './object-counter';
 import { GROUP, VERSION, objectCountsResource } from './resources/objectcounts.resource';
 
-/** The APIService that routes counts.example.com/v1alpha1 to this server (through Service default/counts-apiserver). */
+/** The APIService that routes counts.example.com/v1alpha1 to this server (through Service kube-system/counts-apiserver). */
 export const API_SERVICE: ApiServiceIdentity = {
   group: GROUP,
   version: VERSION,
-  serviceNamespace: 'default',
+  serviceNamespace: AGGREGATED_SERVICE_NAMESPACE,
   serviceName: 'counts-apiserver',
   groupPriorityMinimum: 1000,
   versionPriority: 15,

@@ -1,16 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ResourceQuotaAdmission } from '@kube/admission';
-import { AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity, type ControlPlaneStores } from '@kube/apiserver';
+import { AGGREGATED_SERVICE_NAMESPACE, AggregatedApiServerModule, NamespaceLifecycleAdmission, type AdmissionPlugin, type AggregatedServerOptions, type ApiServiceIdentity, type ControlPlaneStores } from '@kube/apiserver';
 import type { Storage } from '@kube/storage';
 import { BanFlunderAdmission } from './admission/ban-flunder.admission';
 import { fischersResource, wardleResources, wardleStoragePrefix } from './resources';
 import { WARDLE_GROUP, WARDLE_VERSION } from './wardle.types';
 
-/** The APIService kube's sample-apiserver is deployed with (artifacts/example/apiservice.yaml). */
+/** The APIService kube's sample-apiserver is deployed with (artifacts/example/apiservice.yaml), its Service in kube-system. */
 export const WARDLE_API_SERVICE: ApiServiceIdentity = {
   group: WARDLE_GROUP,
   version: WARDLE_VERSION,
-  serviceNamespace: 'default',
+  serviceNamespace: AGGREGATED_SERVICE_NAMESPACE,
   serviceName: 'wardle-server',
   groupPriorityMinimum: 1000,
   versionPriority: 15,

@@ -72,7 +72,7 @@ app.kubernetes.io/component: {{ .component }}
 The SANs of a component's serving certificate as JSON {"dns": [...], "ips": [...]} (use with fromJson):
 its Service names, localhost and 127.0.0.1 (for clients in the pod); the aggregator adds
 pki.extraAggregatorSANs, the sample-apiserver the name our aggregator verifies it by (APIService
-default/wardle-server → wardle-server.default.svc), each aggregatedApiservers entry <name>.default.svc.
+kube-system/wardle-server → wardle-server.kube-system.svc), each aggregatedApiservers entry <name>.kube-system.svc.
 */}}
 {{- define "kube-ts.sans" -}}
 {{- $svc := include "kube-ts.componentName" . }}
@@ -89,12 +89,12 @@ default/wardle-server → wardle-server.default.svc), each aggregatedApiservers 
 {{- end }}
 {{- end }}
 {{- if eq .component "sample-apiserver" }}
-{{- $dns = append $dns "wardle-server.default.svc" }}
+{{- $dns = append $dns "wardle-server.kube-system.svc" }}
 {{- end }}
 {{- $component := .component }}
 {{- range .root.Values.aggregatedApiservers | default list }}
 {{- if eq .name $component }}
-{{- $dns = append $dns (printf "%s.default.svc" .name) }}
+{{- $dns = append $dns (printf "%s.kube-system.svc" .name) }}
 {{- end }}
 {{- end }}
 {{- dict "dns" $dns "ips" $ips | toJson }}

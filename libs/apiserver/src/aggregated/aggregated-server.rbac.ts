@@ -12,7 +12,7 @@ export interface RbacRule {
 export interface AggregatedServerAccess {
   /** Its component name: the user is system:kube-ts:<component>. */
   readonly component: string;
-  /** The Service (in `default`) its APIService points at, which it registers itself. */
+  /** The Service (in AGGREGATED_SERVICE_NAMESPACE) its APIService points at, which it registers itself. */
   readonly service: string;
   /** Its APIService's name, <version>.<group>. */
   readonly apiService: string;
@@ -26,7 +26,14 @@ export function aggregatedServerUser(component: string): string {
 }
 
 const RBAC = 'rbac.authorization.k8s.io/v1';
-const NAMESPACE = 'default';
+
+/**
+ * Where the local stacks' aggregated servers keep the Service and Endpoints their APIService points at: a system
+ * namespace of their own, as metrics-server keeps kube-system/metrics-server, never `default` (where clusters keep
+ * only `kubernetes`, and kubectl's command tests expect nothing else), and one no user can delete.
+ */
+export const AGGREGATED_SERVICE_NAMESPACE = 'kube-system';
+const NAMESPACE = AGGREGATED_SERVICE_NAMESPACE;
 
 /**
  * The RBAC an aggregated server needs in the control plane, and nothing more: what kube's sample-apiserver

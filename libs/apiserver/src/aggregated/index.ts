@@ -22,4 +22,4 @@ export { issueServingCertificate, servingCertificateFromEnv, type ServingCertifi
 export { authorizationModeFromEnv, runAggregatedServer, startAggregatedServer, type AggregatedAuthorizationMode, type AggregatedServerOptions, type AggregatedServerSpec } from './aggregated-server.main';
 export { type AggregatedAdmissionFactory, AggregatedApiServerModule, aggregatedAuthorizer, aggregatedEtcdPrefix, type AggregatedApiServerModuleOptions } from './aggregated-api-server.module';
 export { controlPlaneStores, type ControlPlaneStores } from './control-plane.stores';
-export { aggregatedServerRbac, aggregatedServerUser, type AggregatedServerAccess, type RbacRule } from './aggregated-server.rbac';
+export { AGGREGATED_SERVICE_NAMESPACE, aggregatedServerRbac, aggregatedServerUser, type AggregatedServerAccess, type RbacRule } from './aggregated-server.rbac';

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority } from '@kube/pki';
 import { servingCertificateFromEnv, type ServingIdentity } from './serving-certificate';
 
-const identity: ServingIdentity = { serviceDnsName: 'wardle-server.default.svc', addresses: ['0.0.0.0', '10.1.2.3', ''] };
+const identity: ServingIdentity = { serviceDnsName: 'wardle-server.kube-system.svc', addresses: ['0.0.0.0', '10.1.2.3', ''] };
 
 describe('servingCertificateFromEnv', () => {
   let dir: string;
@@ -26,7 +26,7 @@ describe('servingCertificateFromEnv', () => {
     const files = await servingCertificateFromEnv({ ...caFiles, KUBE_CERT_DIR: join(dir, 'certs') }, identity, 'unused');
     expect(files).toEqual({ certFile: join(dir, 'certs', 'apiserver.crt'), keyFile: join(dir, 'certs', 'apiserver.key'), caPem });
     const cert = new X509Certificate(readFileSync(files.certFile));
-    expect(cert.subjectAltName).toBe('DNS:wardle-server.default.svc, IP Address:127.0.0.1, IP Address:10.1.2.3');
+    expect(cert.subjectAltName).toBe('DNS:wardle-server.kube-system.svc, IP Address:127.0.0.1, IP Address:10.1.2.3');
     expect(cert.checkIssued(new X509Certificate(caPem))).toBe(true);
     expect(readFileSync(files.keyFile, 'utf8')).toContain('PRIVATE KEY');
   });
