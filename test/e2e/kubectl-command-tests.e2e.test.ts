@@ -97,4 +97,14 @@ describe('kubectl command-test behaviours', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain("the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: invalid character 'a' looking for beginning of value");
   });
+
+  it("a strategic merge patch whose result has the wrong type is the unstructured converter's 422 (core.sh)", async () => {
+    await ok(['-n', 'cmd', 'create', 'configmap', 'patched']);
+    const r = await k(['-n', 'cmd', 'patch', 'configmap', 'patched', '-p', '{"metadata":{"labels":"invalid"}}']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.trim()).toBe('The request is invalid: patch: Invalid value: "map[metadata:map[labels:invalid]]": cannot restore map from string');
+    // A JSON merge patch's result is decoded from JSON instead: the decoder's words, on the patched object.
+    const merge = await k(['-n', 'cmd', 'patch', 'configmap', 'patched', '--type=merge', '-p', '{"metadata":{"labels":"invalid"}}']);
+    expect(merge.stderr).toContain('json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
+  });
 });

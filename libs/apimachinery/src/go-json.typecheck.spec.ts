@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GO_ANY, GO_BOOL, GO_INT32, GO_INT64, GO_STRING, GO_TIME, goDecodeError, goMap, goNamedString, goSlice, goStruct } from './go-json.typecheck';
+import { GO_ANY, GO_BOOL, GO_INT32, GO_INT64, GO_STRING, GO_TIME, goDecodeError, goMap, goNamedString, goSlice, goSprintValue, goStruct, goUnstructuredConvertError } from './go-json.typecheck';
 
 const meta = goStruct('v1.ObjectMeta', {
   name: GO_STRING,
@@ -40,5 +40,23 @@ describe('goDecodeError (encoding/json\'s UnmarshalTypeError, as kube\'s decoder
 
   it('reports the first mismatch in document order, as Go keeps the first error', () => {
     expect(goDecodeError({ metadata: { name: 1, labels: { a: {} } } }, configMap)).toBe('json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string');
+  });
+});
+
+describe("goUnstructuredConvertError (runtime's DefaultUnstructuredConverter, a strategic merge patch's result)", () => {
+  const meta = goStruct('v1.ObjectMeta', { labels: goMap(GO_STRING), name: GO_STRING, generation: GO_INT64, ownerReferences: goSlice(goStruct('v1.OwnerReference', { uid: GO_STRING })) });
+  const pod = goStruct('v1.Pod', { metadata: meta });
+
+  it('names the kind it cannot restore and what it found', () => {
+    expect(goUnstructuredConvertError({ metadata: { labels: 'invalid' } }, pod)).toBe('cannot restore map from string');
+    expect(goUnstructuredConvertError({ metadata: { ownerReferences: {} } }, pod)).toBe('cannot restore slice from map');
+    expect(goUnstructuredConvertError({ metadata: [1] }, pod)).toBe('cannot restore struct from: slice');
+    expect(goUnstructuredConvertError({ metadata: { name: 5 } }, pod)).toBe('cannot convert int64 to string');
+    expect(goUnstructuredConvertError({ metadata: { generation: 'x' } }, pod)).toBe('cannot convert string to int64');
+    expect(goUnstructuredConvertError({ metadata: { labels: { a: 'b' } } }, pod)).toBeUndefined();
+  });
+
+  it("prints a patch as Go's %+v prints a map (sorted keys, no quotes)", () => {
+    expect(goSprintValue({ metadata: { labels: 'invalid', name: 'x' }, a: [1, 'b', true, null, 1.5, 0.00001] })).toBe('map[a:[1 b true <nil> 1.5 1e-05] metadata:map[labels:invalid name:x]]');
   });
 });

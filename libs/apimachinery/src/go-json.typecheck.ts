@@ -68,10 +68,13 @@ interface Mismatch {
   value: string;
   type: string;
   context: Context;
+  /** The offending value and the type it should have decoded into. */
+  actual: unknown;
+  target: GoType;
 }
 
 function mismatch(value: unknown, t: GoType, ctx: Context, literal?: string): Mismatch {
-  return { value: literal ?? jsonKind(value), type: typeName(t), context: { struct: ctx.struct, fields: [...ctx.fields] } };
+  return { value: literal ?? jsonKind(value), type: typeName(t), context: { struct: ctx.struct, fields: [...ctx.fields] }, actual: value, target: t };
 }
 
 function unqualified(name: string): string {
@@ -132,4 +135,46 @@ export function goDecodeError(value: unknown, t: GoType): string | undefined {
   if (!m) return undefined;
   const where = m.context.struct || m.context.fields.length ? `Go struct field ${m.context.struct}.${m.context.fields.join('.')}` : 'Go value';
   return `json: cannot unmarshal ${m.value} into ${where} of type ${m.type}`;
+}
+
+/** The Go type an unstructured value has (runtime's JSON decoding: integral numbers are int64). */
+function unstructuredType(v: unknown): { kind: string; type: string } {
+  if (Array.isArray(v)) return { kind: 'slice', type: '[]interface {}' };
+  if (typeof v === 'object') return { kind: 'map', type: 'map[string]interface {}' };
+  if (typeof v === 'number') return Number.isInteger(v) ? { kind: 'int64', type: 'int64' } : { kind: 'float64', type: 'float64' };
+  return { kind: typeof v === 'boolean' ? 'bool' : 'string', type: typeof v === 'boolean' ? 'bool' : 'string' };
+}
+
+/**
+ * runtime.DefaultUnstructuredConverter's error for the first value of `value` that does not convert into `t`
+ * (`cannot restore map from string`), as kube reports a strategic merge patch whose result has the wrong types.
+ */
+export function goUnstructuredConvertError(value: unknown, t: GoType): string | undefined {
+  const m = check(value, t, { struct: '', fields: [] });
+  if (!m) return undefined;
+  const source = unstructuredType(m.actual);
+  switch (m.target.kind) {
+    case 'map':
+    case 'slice':
+      return `cannot restore ${m.target.kind} from ${source.kind}`;
+    case 'struct':
+      return `cannot restore struct from: ${source.kind}`;
+    default:
+      return `cannot convert ${source.type} to ${m.type}`;
+  }
+}
+
+/** Go's %+v of a decoded JSON value (a strategic merge patch's map, as kube prints it in an error). */
+export function goSprintValue(value: unknown): string {
+  if (value === null || value === undefined) return '<nil>';
+  if (Array.isArray(value)) return `[${value.map(goSprintValue).join(' ')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[${entries.map(([k, v]) => `${k}:${goSprintValue(v)}`).join(' ')}]`;
+  }
+  if (typeof value === 'number' && !Number.isInteger(value)) {
+    // %v of a float64: strconv 'g' with the shortest precision (exponent from 1e21, as Go switches at e+21).
+    return Math.abs(value) >= 1e21 || (value !== 0 && Math.abs(value) < 1e-4) ? value.toExponential().replace(/e([+-])(\d)$/, (_m, sign: string, digit: string) => `e${sign}0${digit}`) : String(value);
+  }
+  return String(value);
 }

@@ -7,7 +7,9 @@ import {
   formatGroupVersion,
   generateName,
   goDecodeError,
+  goSprintValue,
   goTypeOfSchema,
+  goUnstructuredConvertError,
   isStatusError,
   pruneUnknownFields,
   successStatus,
@@ -217,6 +219,7 @@ export class RestHandler implements WriteTarget {
     const { object } = await this.writeUpdate(ctx, ns, name, opts, subresource, false, (cur) => {
       const current = cur as KubeObject;
       const patched = this.applyPatch(current, patchType, patch);
+      if (patchType === 'strategic') this.checkStrategicResult(patched, patch);
       const obj = this.decode(patched, ctx, opts, true);
       // A patch that carries no resourceVersion is unconditional: it applies to whatever is current.
       if (!obj.metadata.resourceVersion || !this.patchSetsResourceVersion(patch)) obj.metadata.resourceVersion = current.metadata.resourceVersion;
@@ -476,6 +479,17 @@ export class RestHandler implements WriteTarget {
     // A patch's result that does not decode is kube's 422 on the field "patch" (jsonPatcher.applyPatchToCurrentObject).
     if (patched) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', JSON.stringify(obj), err)]);
     throw Errors.badRequest(`${this.def.kind} in version ${JSON.stringify(this.def.version)} cannot be handled as a ${this.def.kind}: ${err}`);
+  }
+
+  /**
+   * A strategic merge patch's result is converted from its map, not decoded from JSON (kube's applyPatchToObject):
+   * a wrong type is the unstructured converter's error, on the field "patch" valued with the patch as Go prints it.
+   */
+  private checkStrategicResult(patched: JsonValue, patch: JsonValue): void {
+    const schema = this.def.schema;
+    if (!schema || !isObject(patched)) return;
+    const err = goUnstructuredConvertError(patched, goTypeOfSchema(schema.name, schema.components));
+    if (err) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', goSprintValue(patch), err)]);
   }
 
   private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation): void {
