@@ -9,7 +9,7 @@ import { adminTarget, bootAggregatedServer } from '../support/aggregated-server.
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession } from '../support/kubectl.session';
 import { until } from '../support/until';
-import { userKubeconfig } from '../support/user.kubeconfig';
+import { tokenKubeconfig, userKubeconfig } from '../support/user.kubeconfig';
 
 /**
  * The wardle server authorizes on its own, by SubjectAccessReview to the control plane (DelegatingAuthorizer):
@@ -113,15 +113,16 @@ describe('wardle authenticates bearer tokens by TokenReview', () => {
     await admin.ok(['create', 'serviceaccount', 'robot', '-n', ns]);
     const token = (await admin.ok(['create', 'token', 'robot', '-n', ns])).trim();
     const server = `--server=https://127.0.0.1:${wardle.get(ApiServerLifecycle).port}`;
-    const direct = kubectlSession('1.33', () => stack.kubeconfig);
-    // The admin kubeconfig's client certificate would win over the token: use the token alone.
-    const asRobot = (args: string[]): ReturnType<typeof direct.k> => direct.k([server, `--token=${token}`, '--client-certificate=', '--client-key=', ...args]);
+    // A kubeconfig without a client certificate: one would win over the token (kube tries x509 first).
+    const tokenOnly = tokenKubeconfig(stack);
+    const direct = kubectlSession('1.33', () => tokenOnly);
+    const asRobot = (args: string[]): ReturnType<typeof direct.k> => direct.k([server, `--token=${token}`, ...args]);
     const refused = await asRobot(['get', '--raw', flundersPath]);
     expect(refused.stderr).toContain(`flunders.wardle.example.com is forbidden: User "system:serviceaccount:${ns}:robot" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
     await admin.ok(['create', 'rolebinding', 'robot-flunders', '--clusterrole=flunder-reader', `--serviceaccount=${ns}:robot`, '-n', ns]);
     expect(await until(async () => (await asRobot(['get', '--raw', flundersPath])).stdout.includes('FlunderList'), 60_000)).toBe(true);
 
-    const bad = await direct.k([server, '--token=not-a-token', '--client-certificate=', '--client-key=', 'get', '--raw', flundersPath]);
+    const bad = await direct.k([server, '--token=not-a-token', 'get', '--raw', flundersPath]);
     expect(bad.stderr).toMatch(/Unauthorized/);
   });
 });
