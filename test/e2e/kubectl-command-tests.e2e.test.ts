@@ -107,4 +107,12 @@ describe('kubectl command-test behaviours', () => {
     const merge = await k(['-n', 'cmd', 'patch', 'configmap', 'patched', '--type=merge', '-p', '{"metadata":{"labels":"invalid"}}']);
     expect(merge.stderr).toContain('json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string');
   });
+
+  it('a patch that changes nothing is no write: kubectl says "patched (no change)" (core.sh)', async () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'valid-pod', labels: { name: 'valid-pod' } }, spec: { containers: [{ name: 'c', image: 'busybox', resources: { limits: { cpu: '1', memory: '512Mi' } } }] } };
+    await ok(['-n', 'cmd', 'create', '-f', '-'], JSON.stringify(pod));
+    const before = await ok(['-n', 'cmd', 'get', 'pod', 'valid-pod', '-o', 'jsonpath={.metadata.resourceVersion}']);
+    expect((await ok(['-n', 'cmd', 'patch', 'pod', 'valid-pod', '-p', '{"metadata":{"labels":{"name":"valid-pod"}}}'])).trim()).toBe('pod/valid-pod patched (no change)');
+    expect(await ok(['-n', 'cmd', 'get', 'pod', 'valid-pod', '-o', 'jsonpath={.metadata.resourceVersion}'])).toBe(before);
+  });
 });

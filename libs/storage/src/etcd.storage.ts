@@ -4,7 +4,7 @@ import { CompactedError, type EtcdClient } from './etcd.client';
 import { collectionKey, objectKey } from './keys';
 import type { LeaseManager } from './lease.manager';
 import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
-import { decodeObject, encodeObject } from './object.codec';
+import { decodeObject, encodeObject, sameStoredContent } from './object.codec';
 import { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
 import { checkPreconditions, type CreateOptions, type DeleteOptions, type GetOptions, type ListOptions, type ListResult, type StorageEvent, type StorageInterface, type UpdateFunc, type UpdateOptions, type UpdateResult, type WatchOptions } from './storage.interface';
 import { WatchChannel } from './watch.channel';
@@ -146,7 +146,8 @@ export class EtcdStorage implements StorageInterface {
       if (current) checkPreconditions(this.resource, name, current.object, opts.preconditions);
       const desired = await tryUpdate(current?.object);
       const bytes = encodeObject(desired);
-      if (current && bytes.equals(current.bytes)) return { object: current.object, created: false, changed: false };
+      // A no-op (kube: identical bytes of Go's fixed-order encoding): the same content in another key order is one too.
+      if (current && (bytes.equals(current.bytes) || sameStoredContent(desired, current.object))) return { object: current.object, created: false, changed: false };
       if (opts.dryRun) return { object: desired, created: !current, changed: true };
       const res = await this.client.txn(
         {
