@@ -115,4 +115,13 @@ describe('kubectl command-test behaviours', () => {
     expect((await ok(['-n', 'cmd', 'patch', 'pod', 'valid-pod', '-p', '{"metadata":{"labels":{"name":"valid-pod"}}}'])).trim()).toBe('pod/valid-pod patched (no change)');
     expect(await ok(['-n', 'cmd', 'get', 'pod', 'valid-pod', '-o', 'jsonpath={.metadata.resourceVersion}'])).toBe(before);
   });
+
+  it('an update with resourceVersion "0" is unconditional where the kind allows one (core.sh)', async () => {
+    await ok(['create', '-f', '-'], JSON.stringify({ kind: 'Node', apiVersion: 'v1', metadata: { name: 'node-v1-test' } }));
+    const replace = (dryRun: boolean): Promise<string> =>
+      ok(['replace', ...(dryRun ? ['--dry-run=server'] : []), '-f', '-'], JSON.stringify({ kind: 'Node', apiVersion: 'v1', metadata: { name: 'node-v1-test', annotations: { a: 'b' }, resourceVersion: '0' } }));
+    expect(await replace(true)).toContain('node/node-v1-test replaced (server dry run)');
+    expect(await replace(false)).toContain('node/node-v1-test replaced');
+    expect(await ok(['get', 'node', 'node-v1-test', '-o', 'jsonpath={.metadata.annotations.a}'])).toBe('b');
+  });
 });

@@ -326,10 +326,13 @@ export class RestHandler implements WriteTarget {
     return { object: await this.servedOne(written.object, true), created: written.created };
   }
 
-  /** Optimistic concurrency: a resourceVersion in the request must be the stored one (or be required at all). */
+  /**
+   * Optimistic concurrency: a resourceVersion in the request must be the stored one (or be required at all);
+   * "0" parses to kube's zero version, which means none (an unconditional update where the kind allows one).
+   */
   private checkResourceVersion(incoming: KubeObject, current: KubeObject): void {
     const rv = incoming.metadata.resourceVersion;
-    if (!rv) {
+    if (!rv || rv === '0') {
       if (this.def.strategy?.allowUnconditionalUpdate === false) {
         throw Errors.invalid(this.gk, incoming.metadata.name ?? '', [FieldError.invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
       }
