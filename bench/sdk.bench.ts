@@ -20,7 +20,7 @@ export interface SdkBenchTarget {
 }
 
 function startSampleApiServer(t: SdkBenchTarget, port: number): ChildProcess {
-  const child = spawn(process.execPath, [join(t.root, 'dist/apps/sample-apiserver/src/main.js')], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${join(process.env.BENCH_PROFILE_DIR, 'sample-apiserver')}`] : []), join(t.root, 'dist/apps/sample-apiserver/src/main.js')], {
     env: {
       ...process.env,
       KUBE_ETCD_ENDPOINTS: t.etcdEndpoint,
