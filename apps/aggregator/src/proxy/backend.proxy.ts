@@ -74,16 +74,37 @@ function requestHead(req: IncomingMessage, headers: string[], framing: BodyFrami
 
 const REPLAYABLE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** An exchange's outcome, reported once: the status written, or the Status error for the front door to write. */
+abstract class SettlesOnce {
+  protected settled = false;
+
+  constructor(
+    private readonly resolve: (status: number) => void,
+    private readonly reject: (err: unknown) => void,
+  ) {}
+
+  protected done(status: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.resolve(status);
+  }
+
+  protected fail(err: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.reject(err);
+  }
+}
+
 /**
  * One proxied request: the head (and body) to a pooled backend connection, the response streamed back as it
  * arrives. Settles once: with the status written, or rejected with the Status error for the front door to
  * write when nothing was written yet.
  */
-class ProxyExchange implements Exchange {
+class ProxyExchange extends SettlesOnce implements Exchange {
   private conn?: BackendConnection;
   private status = 0;
   private responded = false;
-  private settled = false;
   private retried = false;
   private bodyStarted = false;
   /** The backend socket is paused until the client's response drains (backpressure). */
@@ -95,9 +116,11 @@ class ProxyExchange implements Exchange {
     private readonly pool: BackendPool,
     private readonly head: string,
     private readonly framing: BodyFraming,
-    private readonly resolve: (status: number) => void,
-    private readonly reject: (err: unknown) => void,
-  ) {}
+    resolve: (status: number) => void,
+    reject: (err: unknown) => void,
+  ) {
+    super(resolve, reject);
+  }
 
   start(fresh: boolean): void {
     try {
@@ -228,17 +251,6 @@ class ProxyExchange implements Exchange {
     this.done(this.res.statusCode);
   }
 
-  private done(status: number): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve(status);
-  }
-
-  private fail(err: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.reject(err);
-  }
 }
 
 /**
@@ -268,21 +280,22 @@ const STATUS_LINE = /^HTTP\/1\.[01] (\d{3})(?: |\r|$)/;
  * closed, so no client byte ever reaches the backend (CVE-2018-1002105: a backend that did not upgrade would
  * parse them as further requests from the front proxy, identity headers and all).
  */
-class UpgradeExchange implements ResponseHandler {
+class UpgradeExchange extends SettlesOnce implements ResponseHandler {
   private backend?: TLSSocket;
   private pending?: Buffer;
   private parser?: ResponseParser;
   private status = 0;
-  private settled = false;
 
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly client: Socket,
     private readonly clientHead: Buffer,
-    private readonly resolve: (status: number) => void,
-    private readonly reject: (err: unknown) => void,
-  ) {}
+    resolve: (status: number) => void,
+    reject: (err: unknown) => void,
+  ) {
+    super(resolve, reject);
+  }
 
   /** Until the backend's answer is decided: what its connection reports goes to the exchange. */
   private readonly onBackendData = (chunk: Buffer): void => this.onData(chunk);
@@ -420,17 +433,6 @@ class UpgradeExchange implements ResponseHandler {
     this.done(this.status);
   }
 
-  private done(status: number): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.resolve(status);
-  }
-
-  private fail(err: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.reject(err);
-  }
 }
 
 /**
