@@ -38,3 +38,18 @@ export {
   type ReconcileEtcdAuthOptions,
 } from './etcd.auth';
 export { LeaderElection, type LeaderElectionOptions } from './leader.election';
+export {
+  AesCbcTransformer,
+  AesGcmTransformer,
+  EncryptionConfig,
+  type EncryptionConfiguration,
+  EncryptionConfigSource,
+  type EncryptionKey,
+  type EncryptionProvider,
+  IdentityTransformer,
+  type PrefixTransformer,
+  PrefixTransformers,
+  SecretboxTransformer,
+  type TransformedValue,
+  type ValueTransformer,
+} from './encryption';
