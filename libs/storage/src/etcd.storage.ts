@@ -4,6 +4,7 @@ import { CompactedError, type EtcdClient } from './etcd.client';
 import { collectionKey, objectKey } from './keys';
 import type { LeaseManager } from './lease.manager';
 import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
+import { NO_TRANSFORMER, readStoredValue, type TransformerLookup } from './encryption/stored.value';
 import { decodeObject, encodeObject, sameStoredContent } from './object.codec';
 import { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
 import { checkPreconditions, type CreateOptions, type DeleteOptions, type GetOptions, type ListOptions, type ListResult, type StorageEvent, type StorageInterface, type UpdateFunc, type UpdateOptions, type UpdateResult, type WatchOptions } from './storage.interface';
@@ -14,7 +15,10 @@ const MAX_CONFLICT_RETRIES = 16;
 
 interface StoredObject {
   object: KubeObject;
+  /** The plain (decrypted) bytes. */
   bytes: Buffer;
+  /** Read by a provider other than the writing one: an update writes even unchanged content (key rotation). */
+  stale: boolean;
   modRevision: number;
   lease?: string;
 }
@@ -33,7 +37,26 @@ export class EtcdStorage implements StorageInterface {
     private readonly client: EtcdClient,
     private readonly leases: LeaseManager,
     private readonly watcherCapacity = 10_000,
+    /** Encryption at rest (kube's value transformers) for this resource, when configured. */
+    private readonly transformer: TransformerLookup = NO_TRANSFORMER,
   ) {}
+
+  /** Bytes to put under `key`: the JSON, through the resource's first encryption provider when it has one. */
+  private seal(key: string, bytes: Buffer): Buffer {
+    const t = this.transformer();
+    return t ? t.toStorage(bytes, key) : bytes;
+  }
+
+  private decode(key: Buffer | string, value: Buffer, modRevision: number | string): KubeObject {
+    const t = this.transformer();
+    return decodeObject(t ? readStoredValue(t, value, key.toString()).data : value, modRevision);
+  }
+
+  private stored(kv: { key: Buffer; value: Buffer; mod_revision: number | string; lease?: string }): StoredObject {
+    const t = this.transformer();
+    const plain = t ? readStoredValue(t, kv.value, kv.key.toString()) : { data: kv.value, stale: false };
+    return { object: decodeObject(plain.data, kv.mod_revision), bytes: plain.data, stale: plain.stale, modRevision: Number(kv.mod_revision), lease: kv.lease === '0' ? undefined : kv.lease };
+  }
 
   private get type(): string {
     return this.resource.resource;
@@ -54,7 +77,7 @@ export class EtcdStorage implements StorageInterface {
     const res = await this.client.txn(
       {
         compare: [{ key: Buffer.from(key), target: 'Create', result: 'Equal', create_revision: 0 }],
-        success: [{ request_put: { key: Buffer.from(key), value: encodeObject(obj), lease } }],
+        success: [{ request_put: { key: Buffer.from(key), value: this.seal(key, encodeObject(obj)), lease } }],
         failure: [],
       },
       this.type,
@@ -76,7 +99,7 @@ export class EtcdStorage implements StorageInterface {
     const res = await this.client.range({ key: Buffer.from(objectKey(this.prefix, namespace, name)) }, this.type);
     if (rv && rv > Number(res.header.revision)) throw tooLargeResourceVersion(rv, Number(res.header.revision));
     const kv = res.kvs[0];
-    return kv ? decodeObject(kv.value, kv.mod_revision) : undefined;
+    return kv ? this.decode(kv.key, kv.value, kv.mod_revision) : undefined;
   }
 
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
@@ -113,7 +136,7 @@ export class EtcdStorage implements StorageInterface {
         const kv = res.kvs[i];
         lastKey = kv.key.toString();
         remaining--;
-        const obj = decodeObject(kv.value, kv.mod_revision);
+        const obj = this.decode(lastKey, kv.value, kv.mod_revision);
         if (!opts.predicate || opts.predicate(obj)) items.push(obj);
         if (limit && items.length >= limit) {
           stoppedEarly = i < res.kvs.length - 1 || res.more;
@@ -147,12 +170,12 @@ export class EtcdStorage implements StorageInterface {
       const desired = await tryUpdate(current?.object);
       const bytes = encodeObject(desired);
       // A no-op (kube: identical bytes of Go's fixed-order encoding): the same content in another key order is one too.
-      if (current && (bytes.equals(current.bytes) || sameStoredContent(desired, current.object))) return { object: current.object, created: false, changed: false };
+      if (current && !current.stale && (bytes.equals(current.bytes) || sameStoredContent(desired, current.object))) return { object: current.object, created: false, changed: false };
       if (opts.dryRun) return { object: desired, created: !current, changed: true };
       const res = await this.client.txn(
         {
           compare: [current ? { key: Buffer.from(key), target: 'Mod', result: 'Equal', mod_revision: current.modRevision } : { key: Buffer.from(key), target: 'Create', result: 'Equal', create_revision: 0 }],
-          success: [{ request_put: { key: Buffer.from(key), value: bytes, lease: current?.lease } }],
+          success: [{ request_put: { key: Buffer.from(key), value: this.seal(key, bytes), lease: current?.lease } }],
           failure: [{ request_range: { key: Buffer.from(key) } }],
         },
         this.type,
@@ -163,15 +186,14 @@ export class EtcdStorage implements StorageInterface {
       }
       // The failed transaction read the key: the next attempt starts from what won, without another round trip.
       const kv = res.responses[0]?.response_range?.kvs[0];
-      current = kv ? { object: decodeObject(kv.value, kv.mod_revision), bytes: kv.value, modRevision: Number(kv.mod_revision), lease: kv.lease } : undefined;
+      current = kv ? this.stored(kv) : undefined;
     }
     throw Errors.modified(this.resource, name);
   }
 
   private async readForUpdate(key: string): Promise<StoredObject | undefined> {
     const kv = await this.client.getKey(key, this.type);
-    if (!kv) return undefined;
-    return { object: decodeObject(kv.value, kv.mod_revision), bytes: kv.value, modRevision: Number(kv.mod_revision), lease: kv.lease === '0' ? undefined : kv.lease };
+    return kv ? this.stored(kv) : undefined;
   }
 
   async delete(namespace: string | undefined, name: string, opts: DeleteOptions = {}): Promise<KubeObject> {
@@ -210,7 +232,7 @@ export class EtcdStorage implements StorageInterface {
       const res = await this.client.rangePrefix(keyPrefix, {}, this.type);
       position = Number(res.header.revision);
       for (const kv of res.kvs) {
-        const object = decodeObject(kv.value, kv.mod_revision);
+        const object = this.decode(kv.key, kv.value, kv.mod_revision);
         if (!predicate || predicate(object)) channel.push({ type: 'ADDED', key: kv.key.toString(), object, revision: position });
       }
       channel.push({ type: 'BOOKMARK', key: '', object: { metadata: { resourceVersion: String(position) } }, revision: position });
@@ -221,7 +243,14 @@ export class EtcdStorage implements StorageInterface {
     const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
       onEvents: (events) => {
         for (const raw of events) {
-          const ev = toStorageEvent(raw);
+          let ev: StorageEvent;
+          try {
+            ev = this.toStorageEvent(raw);
+          } catch (err) {
+            // A value this server cannot decrypt ends the watch with its Status, as kube's watch reports the error.
+            channel.close(err instanceof Error ? err : new Error(String(err)));
+            return;
+          }
           const out = predicate ? filterEvent(ev, predicate) : ev;
           if (out) channel.push(out);
         }
@@ -234,14 +263,14 @@ export class EtcdStorage implements StorageInterface {
     channel.onClose(() => void watcher.stop());
     return channel;
   }
-}
 
-function toStorageEvent(raw: RawWatchEvent): StorageEvent {
-  const prevObject = raw.prevValue ? decodeObject(raw.prevValue, raw.modRevision) : undefined;
-  if (raw.type === 'delete') {
-    const object = prevObject ?? { metadata: { resourceVersion: String(raw.modRevision) } };
-    return { type: 'DELETED', key: raw.key, object, prevObject, revision: raw.modRevision };
+  private toStorageEvent(raw: RawWatchEvent): StorageEvent {
+    const prevObject = raw.prevValue ? this.decode(raw.key, raw.prevValue, raw.modRevision) : undefined;
+    if (raw.type === 'delete') {
+      const object = prevObject ?? { metadata: { resourceVersion: String(raw.modRevision) } };
+      return { type: 'DELETED', key: raw.key, object, prevObject, revision: raw.modRevision };
+    }
+    const object = this.decode(raw.key, raw.value as Buffer, raw.modRevision);
+    return { type: prevObject ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject, revision: raw.modRevision };
   }
-  const object = decodeObject(raw.value as Buffer, raw.modRevision);
-  return { type: prevObject ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject, revision: raw.modRevision };
 }

@@ -2,6 +2,8 @@ import { Compactor } from './compactor';
 import type { GroupResource } from '@kube/apimachinery';
 import { Cacher } from './cacher';
 import { EtcdClient, type EtcdTls } from './etcd.client';
+import type { EncryptionConfigSource } from './encryption/encryption.source';
+import { NO_TRANSFORMER, type TransformerLookup } from './encryption/stored.value';
 import { EtcdStorage } from './etcd.storage';
 import { REGISTRY_ROOT, resourcePrefix } from './keys';
 import { LeaseManager } from './lease.manager';
@@ -25,6 +27,8 @@ export interface StorageOptions extends WatchCacheOptions {
   compactionIntervalMs?: number;
   /** Where the compactor reports compactions and failures. */
   log?: (message: string) => void;
+  /** Encryption at rest (kube's --encryption-provider-config): resources it names are stored through their providers. */
+  encryption?: EncryptionConfigSource;
 }
 
 /**
@@ -60,8 +64,10 @@ export class Storage {
     }
     let store = this.stores.get(prefix);
     if (!store) {
-      const etcd = new EtcdStorage(resource, prefix, this.client, this.leases, this.options.watcherCapacity);
-      store = this.options.watchCache === false ? etcd : new Cacher(etcd, new WatchCache(prefix, resource.resource, this.client, this.registry, this.options));
+      const encryption = this.options.encryption;
+      const transformer: TransformerLookup = encryption ? () => encryption.transformerFor(resource) : NO_TRANSFORMER;
+      const etcd = new EtcdStorage(resource, prefix, this.client, this.leases, this.options.watcherCapacity, transformer);
+      store = this.options.watchCache === false ? etcd : new Cacher(etcd, new WatchCache(prefix, resource.resource, this.client, this.registry, this.options, transformer));
       this.stores.set(prefix, store);
     }
     return store;

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@kube/apimachinery';
 import type { EtcdClient } from './etcd.client';
+import { NO_TRANSFORMER, readStoredValue, type TransformerLookup } from './encryption/stored.value';
 import { decodeObject } from './object.codec';
 import type { RegistrySubscriber, RegistryWatch } from './registry.watch';
 import type { RawWatchEvent } from './revision.watcher';
@@ -44,6 +45,8 @@ const EVENT_FRESH_MS = 75_000;
  */
 export class WatchCache implements RegistrySubscriber {
   private objects = new Map<string, KubeObject>();
+  /** Keys whose stored value this server cannot decrypt, with the Status a read of them answers (kept out of `objects`). */
+  private undecryptable = new Map<string, Error>();
   private readonly keys: SortedKeys;
   private history: StorageEvent[] = [];
   /** When each event of `history` was recorded (same indices). */
@@ -65,6 +68,8 @@ export class WatchCache implements RegistrySubscriber {
     private readonly client: EtcdClient,
     private readonly registry: RegistryWatch,
     options: WatchCacheOptions = {},
+    /** Encryption at rest: values are decrypted once, as they enter the cache, never per read. */
+    private readonly transformer: TransformerLookup = NO_TRANSFORMER,
   ) {
     this.historyCapacity = options.historyCapacity ?? 10_000;
     this.historyMinimum = Math.min(HISTORY_MINIMUM, this.historyCapacity);
@@ -121,11 +126,17 @@ export class WatchCache implements RegistrySubscriber {
   }
 
   get(key: string): KubeObject | undefined {
+    if (this.undecryptable.size !== 0) {
+      const err = this.undecryptable.get(key);
+      if (err) throw err;
+    }
     return this.objects.get(key);
   }
 
   /** Objects under keyPrefix, in key order (as an etcd range returns them). */
   list(keyPrefix: string): KubeObject[] {
+    // kube's list fails as a whole on a value it cannot decrypt.
+    if (this.undecryptable.size !== 0) for (const [k, err] of this.undecryptable) if (k.startsWith(keyPrefix)) throw err;
     let keys = this.keys.under(keyPrefix);
     if (!keys) {
       const matching: string[] = [];
@@ -210,8 +221,15 @@ export class WatchCache implements RegistrySubscriber {
       try {
         const res = await this.client.rangePrefix(this.prefix, { revision: at }, this.resource);
         const objects = new Map<string, KubeObject>();
-        for (const kv of res.kvs) objects.set(kv.key.toString(), decodeObject(kv.value, kv.mod_revision));
+        const undecryptable = new Map<string, Error>();
+        for (const kv of res.kvs) {
+          const key = kv.key.toString();
+          const decoded = this.decode(key, kv.value, kv.mod_revision);
+          if (decoded instanceof Error) undecryptable.set(key, decoded);
+          else objects.set(key, decoded);
+        }
         this.objects = objects;
+        this.undecryptable = undecryptable;
         this.keys.clear();
         for (const key of objects.keys()) this.keys.add(key);
         this.history = [];
@@ -233,6 +251,17 @@ export class WatchCache implements RegistrySubscriber {
     }
   }
 
+  /** The object of a stored value, or the Status error of a value this server cannot decrypt (never thrown: one bad value must not stop the cache). */
+  private decode(key: string, value: Buffer, modRevision: number | string): KubeObject | Error {
+    const t = this.transformer();
+    if (!t) return decodeObject(value, modRevision);
+    try {
+      return decodeObject(readStoredValue(t, value, key).data, modRevision);
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
   private applyNow(events: RawWatchEvent[], revision: number): void {
     for (const raw of events) {
       const ev = this.toStorageEvent(raw);
@@ -249,6 +278,7 @@ export class WatchCache implements RegistrySubscriber {
   }
 
   private toStorageEvent(raw: RawWatchEvent): StorageEvent | undefined {
+    if (this.undecryptable.size !== 0) this.undecryptable.delete(raw.key);
     const prev = this.objects.get(raw.key);
     if (raw.type === 'delete') {
       if (!prev) return undefined;
@@ -257,7 +287,16 @@ export class WatchCache implements RegistrySubscriber {
       const object = { ...prev, metadata: { ...prev.metadata, resourceVersion: String(raw.modRevision) } };
       return { type: 'DELETED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
     }
-    const object = decodeObject(raw.value as Buffer, raw.modRevision);
+    const object = this.decode(raw.key, raw.value as Buffer, raw.modRevision);
+    if (object instanceof Error) {
+      // Not readable here (a key this server lacks): reads of it answer the error, watchers see nothing of it.
+      this.undecryptable.set(raw.key, object);
+      if (prev) {
+        this.objects.delete(raw.key);
+        this.keys.delete(raw.key);
+      }
+      return undefined;
+    }
     this.objects.set(raw.key, object);
     if (!prev) this.keys.add(raw.key);
     return { type: prev ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject: prev, revision: raw.modRevision };
