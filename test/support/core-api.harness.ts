@@ -147,6 +147,8 @@ export async function startStack(
     controllerManager?: boolean;
     /** Serving limits for every server of the stack (e.g. short read deadlines for the connection tests). */
     limits?: Pick<ServerConfig['server'], 'requestTimeoutMs' | 'readHeaderTimeoutMs'>;
+    /** Encryption at rest for every server of the stack (KUBE_ENCRYPTION_PROVIDER_CONFIG). */
+    encryption?: ServerConfig['encryption'];
   } = {},
 ): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
@@ -154,14 +156,14 @@ export async function startStack(
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { ...opts.limits, requestLog: opts.requestLog };
-  const core = await bootCoreApi(serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), opts.bootstrapManifests);
+  const core = await bootCoreApi({ ...serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), encryption: opts.encryption }, opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
-  const extensions = await createServerApp(ExtensionsModule.forRoot(serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls)), { logger: ['error', 'warn'] });
+  const extensions = await createServerApp(ExtensionsModule.forRoot({ ...serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls), encryption: opts.encryption }), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
   const aggregator = await createServerApp(
     AggregatorModule.forRoot({
-      server: serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats, opts.natsTls),
+      server: { ...serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats, opts.natsTls), encryption: opts.encryption },
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
       backends: [
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },

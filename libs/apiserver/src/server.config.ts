@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ApiServerOptions } from './api-server';
-import { type EtcdTls, parseGoDuration, Storage } from '@kube/storage';
+import { EncryptionConfigSource, type EtcdTls, parseGoDuration, Storage } from '@kube/storage';
 import { Logger } from '@nestjs/common';
 import type { RegistrationNatsTls } from '@kube/registration';
 import type { RequestHeaderOptions } from './authentication';
@@ -20,6 +20,11 @@ export interface ServerConfig {
    * an aggregated server is confined to `/registry/<its group>/` (AggregatedApiServerModule), as its etcd role is.
    */
   etcdPrefix?: string;
+  /**
+   * KUBE_ENCRYPTION_PROVIDER_CONFIG (kube's --encryption-provider-config): the EncryptionConfiguration the resources
+   * it names are stored with; KUBE_ENCRYPTION_PROVIDER_CONFIG_AUTOMATIC_RELOAD=true re-reads it when it changes.
+   */
+  encryption?: EncryptionConfigSource;
   natsUrl?: string;
   /** KUBE_NATS_CA_FILE / KUBE_NATS_CERT_FILE / KUBE_NATS_KEY_FILE: TLS to nats-server and this service's NATS identity. */
   natsTls?: RegistrationNatsTls;
@@ -147,6 +152,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
     etcdEndpoints: env('KUBE_ETCD_ENDPOINTS', 'http://127.0.0.1:2379').split(','),
     etcdTls: etcdTlsFromEnv(),
     etcdCompactionIntervalMs: parseGoDuration(env('KUBE_ETCD_COMPACTION_INTERVAL', '5m')),
+    encryption: encryptionFromEnv(component),
     natsUrl: process.env.KUBE_NATS_URL || undefined,
     natsTls: natsTlsFromEnv(),
     servingCAPem: readOptional(process.env.KUBE_SERVING_CA_FILE ?? process.env.KUBE_CLIENT_CA_FILE),
@@ -172,8 +178,19 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
   };
 }
 
-/** The process's etcd storage as the config says: endpoints, TLS, and kube's periodic compaction. */
-export function storageFor(config: Pick<ServerConfig, 'etcdEndpoints' | 'etcdTls' | 'etcdCompactionIntervalMs' | 'etcdPrefix'>): Storage {
+/** Encryption at rest from KUBE_ENCRYPTION_PROVIDER_CONFIG; an invalid file stops the server at start-up, as kube's does. */
+export function encryptionFromEnv(component: string): EncryptionConfigSource | undefined {
+  const path = process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG;
+  if (!path) return undefined;
+  const logger = new Logger('EncryptionConfig');
+  return EncryptionConfigSource.fromFile(path, {
+    automaticReload: process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG_AUTOMATIC_RELOAD === 'true',
+    log: (m) => logger.log(`${component}: ${m}`),
+  });
+}
+
+/** The process's etcd storage as the config says: endpoints, TLS, kube's periodic compaction, encryption at rest. */
+export function storageFor(config: Pick<ServerConfig, 'etcdEndpoints' | 'etcdTls' | 'etcdCompactionIntervalMs' | 'etcdPrefix' | 'encryption'>): Storage {
   const logger = new Logger('Compactor');
-  return new Storage({ endpoints: config.etcdEndpoints, tls: config.etcdTls, prefix: config.etcdPrefix, compactionIntervalMs: config.etcdCompactionIntervalMs, log: (m) => logger.log(m) });
+  return new Storage({ endpoints: config.etcdEndpoints, tls: config.etcdTls, prefix: config.etcdPrefix, compactionIntervalMs: config.etcdCompactionIntervalMs, log: (m) => logger.log(m), encryption: config.encryption });
 }

@@ -1,12 +1,12 @@
 import type { GroupResource } from '@kube/apimachinery';
-import { readFileSync } from 'node:fs';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import { EncryptionConfig } from './encryption.config';
 import type { ValueTransformer } from './value.transformer';
 
 export interface EncryptionConfigSourceOptions {
   /** Re-read the file when its content changes (kube's --encryption-provider-config-automatic-reload). */
   automaticReload?: boolean;
-  /** How often the file is checked when reloading (kube: once a minute). */
+  /** How often the file's stat is polled when reloading (a change is taken within this time; default 2 s). */
   reloadIntervalMs?: number;
   log?: (message: string) => void;
 }
@@ -39,7 +39,7 @@ export class EncryptionConfigSource {
   static fromFile(path: string, options: EncryptionConfigSourceOptions = {}): EncryptionConfigSource {
     const content = readFileSync(path, 'utf8');
     const source = new EncryptionConfigSource(EncryptionConfig.parse(content, path), content, path, options.log);
-    if (options.automaticReload) source.watch(options.reloadIntervalMs ?? 60_000);
+    if (options.automaticReload) source.watch(options.reloadIntervalMs ?? 2000);
     return source;
   }
 
@@ -73,10 +73,16 @@ export class EncryptionConfigSource {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+    if (this.path) unwatchFile(this.path, this.onChange);
   }
 
+  private readonly onChange = (): void => void this.reload();
+
+  /** A stat poll (survives the file being replaced, as editors and Secret volume updates do), and kube's minute re-read besides. */
   private watch(intervalMs: number): void {
-    this.timer = setInterval(() => this.reload(), intervalMs);
+    if (!this.path) return;
+    watchFile(this.path, { interval: intervalMs, persistent: false }, this.onChange);
+    this.timer = setInterval(this.onChange, 60_000);
     this.timer.unref();
   }
 }
