@@ -122,3 +122,17 @@ resources:
     expect(() => EncryptionConfig.from({ kind: 'Other', apiVersion: 'apiserver.config.k8s.io/v1', resources: [] })).toThrow(/kind/);
   });
 });
+
+describe('EncryptionConfig: metrics', () => {
+  it("records kube's apiserver_storage_transformation_operations_total and _duration_seconds", async () => {
+    const { register } = await import('prom-client');
+    const t = config([aescbc('metrics', KEY1)]).transformerFor(secrets)!;
+    t.fromStorage(t.toStorage(PLAIN, ETCD_KEY), ETCD_KEY);
+    expect(() => t.fromStorage(Buffer.from('k8s:enc:aesgcm:v1:x:abc'), ETCD_KEY)).toThrow('no matching prefix found');
+    const text = await register.metrics();
+    expect(text).toContain('apiserver_storage_transformation_operations_total{transformation_type="to_storage",transformer_prefix="k8s:enc:aescbc:v1:metrics:",status="OK"} 1');
+    expect(text).toContain('apiserver_storage_transformation_operations_total{transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:metrics:",status="OK"} 1');
+    expect(text).toContain('transformation_type="from_storage",transformer_prefix="unknown",status="unknown-non-grpc"}');
+    expect(text).toMatch(/apiserver_storage_transformation_duration_seconds_count\{transformation_type="from_storage",transformer_prefix="k8s:enc:aescbc:v1:metrics:"\} 1/);
+  });
+});

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import nacl from 'tweetnacl';
+import { recordTransformation } from './encryption.metrics';
 
 /** What a read from storage gives: the plain bytes, and whether they should be rewritten with the current first provider. */
 export interface TransformedValue {
@@ -132,7 +133,6 @@ export class IdentityTransformer implements ValueTransformer {
 export interface PrefixTransformer {
   /** `k8s:enc:<provider>:v1:<key name>:`; empty for identity. */
   prefix: Buffer;
-  /** Provider name for metrics and messages (kube labels identity as "identity", the others by prefix). */
   transformer: ValueTransformer;
 }
 
@@ -142,36 +142,53 @@ export interface PrefixTransformer {
  * `k8s:enc:aescbc:v1:` up to the key name... and identity's empty prefix matches everything).
  */
 export class PrefixTransformers implements ValueTransformer {
+  /** kube's transformer_prefix label of each transformer: its prefix. */
+  private readonly labels: string[];
+
   constructor(
     readonly transformers: readonly PrefixTransformer[],
     private readonly noMatch: string = 'no matching prefix found',
   ) {
     if (transformers.length === 0) throw new Error('at least one provider is required');
+    this.labels = transformers.map((t) => t.prefix.toString('latin1'));
   }
 
   toStorage(data: Buffer, key: string): Buffer {
+    const start = process.hrtime.bigint();
     const first = this.transformers[0];
-    const payload = first.transformer.toStorage(data, key);
+    let payload: Buffer;
+    try {
+      payload = first.transformer.toStorage(data, key);
+    } catch (err) {
+      recordTransformation('to_storage', this.labels[0], start, err);
+      throw err;
+    }
+    recordTransformation('to_storage', this.labels[0], start);
     return first.prefix.length ? Buffer.concat([first.prefix, payload]) : payload;
   }
 
   fromStorage(data: Buffer, key: string): TransformedValue {
+    const start = process.hrtime.bigint();
     const errors: Error[] = [];
     for (let i = 0; i < this.transformers.length; i++) {
       const { prefix, transformer } = this.transformers[i];
       if (!startsWith(data, prefix)) continue;
+      const label = prefix.length ? this.labels[i] : 'identity';
       try {
         const result = transformer.fromStorage(data.subarray(prefix.length), key);
+        recordTransformation('from_storage', label, start);
         return { data: result.data, stale: result.stale || i !== 0 };
       } catch (err) {
         // Identity's refusal of encrypted data must not hide a later provider's answer (migrating away from encryption).
         if (prefix.length === 0) continue;
+        recordTransformation('from_storage', label, start, err);
         errors.push(err instanceof Error ? err : new Error(String(err)));
       }
     }
     // Go's utilerrors.Reduce(NewAggregate(errs)): one error as itself, several as "[a, b]".
     if (errors.length === 1) throw errors[0];
     if (errors.length > 1) throw new Error(`[${errors.map((e) => e.message).join(', ')}]`);
+    recordTransformation('from_storage', 'unknown', start, this.noMatch);
     throw new Error(this.noMatch);
   }
 }
