@@ -19,6 +19,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { kubectlPath } from '@kube/testing';
 import { launchStack, type LaunchedStack } from '../bench/soak.stack';
 import { knownTestCmdDifferences } from './test-cmd.known';
 
@@ -44,10 +45,18 @@ export function parseResultLine(line: string): TestCmdResult | undefined {
   return fail ? { name: fail[1], passed: false, why: fail[2] } : undefined;
 }
 
-/** A directory holding `kubectl` -> the binary KUBECTL names, for run.sh, which runs whatever `kubectl` is on PATH. */
+/**
+ * A directory holding `kubectl` -> the binary KUBECTL names, for run.sh, which runs whatever `kubectl` is on PATH:
+ * `kubectl.1.27` or `1.27` (beside the real kubectl, as the Cloud SDK ships them), a path, or a command on PATH.
+ */
 function kubectlBin(dir: string, kubectl: string): string {
-  const found = isAbsolute(kubectl) ? kubectl : spawnSync('bash', ['-c', 'command -v "$1"', '_', kubectl], { encoding: 'utf8' }).stdout.trim();
-  if (!found || !existsSync(found)) throw new Error(`KUBECTL=${kubectl}: not found on PATH`);
+  const version = /^(?:kubectl\.)?(\d+\.\d+)$/.exec(kubectl)?.[1];
+  const found = version
+    ? kubectlPath(version)
+    : isAbsolute(kubectl)
+      ? kubectl
+      : spawnSync('bash', ['-c', 'command -v "$1"', '_', kubectl], { encoding: 'utf8' }).stdout.trim();
+  if (!found || !existsSync(found)) throw new Error(`KUBECTL=${kubectl}: not found`);
   const bin = join(dir, 'bin');
   mkdirSync(bin, { recursive: true });
   symlinkSync(found, join(bin, 'kubectl'));
