@@ -5,6 +5,7 @@
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
@@ -289,7 +290,51 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     ...serviceAccountEnv(service, pki),
     ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
     ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
+    ...encryptionEnv(service, pki),
   };
+}
+
+/**
+ * Encryption at rest by default (beyond kube's default): the control-plane servers store Secrets with the aescbc key
+ * generated beside the PKI. A KUBE_ENCRYPTION_PROVIDER_CONFIG of the caller's wins (empty: no encryption); the
+ * aggregated servers, which store no Secrets, are not handed the key.
+ */
+function encryptionEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
+  if (service.aggregated || process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return {};
+  return { KUBE_ENCRYPTION_PROVIDER_CONFIG: encryptionConfigPath(pki) };
+}
+
+function encryptionConfigPath(pki: PkiPaths): string {
+  return join(pki.dir, 'encryption-config.yaml');
+}
+
+/**
+ * Writes the default EncryptionConfiguration once (mode 0600): Secrets with a random 32-byte aescbc key, then
+ * identity, so that Secrets stored before encryption was on stay readable. Never rewritten: the key must survive.
+ */
+export async function ensureEncryptionConfig(pki: PkiPaths): Promise<string | undefined> {
+  if (process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return undefined;
+  const path = encryptionConfigPath(pki);
+  const config = [
+    'apiVersion: apiserver.config.k8s.io/v1',
+    'kind: EncryptionConfiguration',
+    'resources:',
+    '  - resources:',
+    '      - secrets',
+    '    providers:',
+    '      - aescbc:',
+    '          keys:',
+    '            - name: key1',
+    `              secret: ${randomBytes(32).toString('base64')}`,
+    '      - identity: {}',
+    '',
+  ].join('\n');
+  try {
+    await writeFile(path, config, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  return path;
 }
 
 function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
@@ -663,6 +708,8 @@ async function main(): Promise<void> {
   const clientCertificates = await aggregatedServerAccess();
   const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates, etcdClients: etcdClients() });
   const tls = await loadClientTls(pki);
+  const encryption = await ensureEncryptionConfig(pki);
+  if (encryption) log(`Secrets are encrypted at rest with the key in ${displayPath(encryption)} (KUBE_ENCRYPTION_PROVIDER_CONFIG= npm start switches this off)`);
   await writeNatsConfig(ports, pki);
 
   const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
