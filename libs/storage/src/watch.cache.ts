@@ -1,4 +1,4 @@
-import type { KubeObject } from '@kube/apimachinery';
+import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { EtcdClient } from './etcd.client';
 import { NO_TRANSFORMER, readStoredValue, type TransformerLookup } from './encryption/stored.value';
 import { decodeObject } from './object.codec';
@@ -253,12 +253,12 @@ export class WatchCache implements RegistrySubscriber {
 
   /** The object of a stored value, or the Status error of a value this server cannot decrypt (never thrown: one bad value must not stop the cache). */
   private decode(key: string, value: Buffer, modRevision: number | string): KubeObject | Error {
-    const t = this.transformer();
-    if (!t) return decodeObject(value, modRevision);
     try {
-      return decodeObject(readStoredValue(t, value, key).data, modRevision);
+      const t = this.transformer();
+      return decodeObject(t ? readStoredValue(t, value, key).data : value, modRevision);
     } catch (err) {
-      return err instanceof Error ? err : new Error(String(err));
+      // Also a value that is no JSON (an encrypted one read by a server without encryption): one object's 500, not a cache that never syncs.
+      return isStatusError(err) ? err : Errors.internal(err);
     }
   }
 
