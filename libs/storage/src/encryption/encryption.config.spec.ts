@@ -53,6 +53,8 @@ describe('EncryptionConfig: kube byte layouts', () => {
     const t = config([secretbox('sb', KEY2)]).transformerFor(secrets);
     expect(t?.fromStorage(stored, ETCD_KEY).data).toEqual(PLAIN);
     expect(t?.toStorage(PLAIN, ETCD_KEY).length).toBe('k8s:enc:secretbox:v1:sb:'.length + 24 + 16 + PLAIN.length);
+    // A wrong key: secretbox.go's message.
+    expect(() => config([secretbox('sb', KEY1)]).transformerFor(secrets)?.fromStorage(stored, ETCD_KEY)).toThrow(/^output array was not large enough for encryption$/);
   });
 
   it('round trips with every provider and never stores the plaintext', () => {

@@ -111,7 +111,7 @@ export class SecretboxTransformer implements ValueTransformer {
   fromStorage(data: Buffer): TransformedValue {
     if (data.length < nacl.secretbox.overheadLength + SECRETBOX_NONCE) throw new Error('the stored data was shorter than the required size');
     const opened = nacl.secretbox.open(data.subarray(SECRETBOX_NONCE), data.subarray(0, SECRETBOX_NONCE), this.key);
-    if (!opened) throw new Error('output array too small');
+    if (!opened) throw new Error('output array was not large enough for encryption');
     return { data: Buffer.from(opened.buffer, opened.byteOffset, opened.byteLength), stale: false };
   }
 }
