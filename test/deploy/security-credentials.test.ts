@@ -57,7 +57,7 @@ function documented(deployment: string): Holdings {
 
 const LOCAL = '/nonexistent/.local';
 const LOCAL_PKI = pkiPaths(join(LOCAL, 'pki'));
-const isSecret = (file: string): boolean => /\.key$|tokens\.csv$/.test(file);
+const isSecret = (file: string): boolean => /\.key$|tokens\.csv$|encryption-config\.yaml$/.test(file);
 
 /** What the launcher hands each process: secret files named in its environment, nats-server's in nats.conf. */
 function launcherHoldings(): Holdings {
