@@ -295,12 +295,12 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
 }
 
 /**
- * Encryption at rest by default (beyond kube's default): the control-plane servers store Secrets with the aescbc key
- * generated beside the PKI. A KUBE_ENCRYPTION_PROVIDER_CONFIG of the caller's wins (empty: no encryption); the
- * aggregated servers, which store no Secrets, are not handed the key.
+ * Encryption at rest by default (beyond kube's default): core-api, the only server that stores or reads Secrets,
+ * is handed the aescbc key generated beside the PKI; the others never touch a Secret in etcd and get no key. A
+ * KUBE_ENCRYPTION_PROVIDER_CONFIG of the caller's wins (empty: no encryption).
  */
 function encryptionEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
-  if (service.aggregated || process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return {};
+  if (service.name !== 'core-api' || process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return {};
   return { KUBE_ENCRYPTION_PROVIDER_CONFIG: encryptionConfigPath(pki) };
 }
 
