@@ -1,6 +1,6 @@
 /**
  * `node dist/scripts/generate-pki.js <dir> [--san NAME]… [--nats-san NAME]… [--nats-config PATH] [--serving SERVICE=SAN,…]…
- *    [--aggregated SERVER]… [--bundles-dir DIR --bundle SERVICE=FILE,…]… [--kubeconfig PATH --server URL] [--owner UID:GID]`
+ *    [--aggregated SERVER]… [--bundles-dir DIR --bundle SERVICE=FILE,…]… [--encryption-config] [--kubeconfig PATH --server URL] [--owner UID:GID]`
  *
  * The one-shot PKI step of docker-compose.yml (the `pki` service): creates or completes the same PKI that
  * `npm start` uses (libs/pki `ensurePki`: cluster CA, front-proxy CA, serving, admin and front-proxy client
@@ -23,6 +23,10 @@
  * etcd-auth one-shot's bundle holds it), each control-plane server's and each --aggregated server's; and
  * <dir>/etcd-aggregated-servers.json, the aggregated servers whose etcd users etcd-auth applies.
  *
+ * --encryption-config writes the default EncryptionConfiguration of `npm start` (scripts/encryption-config.ts:
+ * Secrets with a generated aescbc key, then identity) to <dir>/encryption-config.yaml once and never rewrites it;
+ * compose puts it in core-api's bundle only (KUBE_ENCRYPTION_PROVIDER_CONFIG).
+ *
  * Runs again on every `docker-compose up` and keeps what exists (same CA, kubeconfigs stay valid); it only
  * reissues what is missing or lacks a requested SAN.
  *
@@ -36,6 +40,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensurePki, writeKubeconfig } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
+import { ENCRYPTION_CONFIG_FILE, writeDefaultEncryptionConfig } from './encryption-config';
 import { aggregatedEtcdClients, CONTROL_PLANE_ETCD_CLIENTS, ETCD_AGGREGATED_FILE, ETCD_ROOT_CLIENT, etcdUser } from './etcd-access';
 import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggregated-servers';
 
@@ -43,7 +48,7 @@ import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggr
 const AGGREGATED_ACCESS_FILE = 'aggregated-apiservers.yaml';
 
 const USAGE =
-  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH [--nats-monitor HOST:PORT]] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--etcd-san NAME]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
+  'usage: generate-pki <dir> [--san NAME]... [--nats-san NAME]... [--nats-config PATH [--nats-monitor HOST:PORT]] [--serving SERVICE=SAN,...]... [--aggregated SERVER]... [--etcd-san NAME]... [--bundles-dir DIR --bundle SERVICE=FILE,...]... [--encryption-config] [--kubeconfig PATH --server https://HOST:PORT] [--owner UID:GID]';
 
 interface Options {
   readonly dir: string;
@@ -64,6 +69,8 @@ interface Options {
   readonly bundlesDir?: string;
   /** service → the PKI files (names in <dir>) its bundle holds. */
   readonly bundles: Record<string, string[]>;
+  /** Write the default EncryptionConfiguration (<dir>/encryption-config.yaml) if it is missing. */
+  readonly encryptionConfig: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -83,6 +90,7 @@ function parseOptions(argv: string[]): Options {
       'etcd-san': { type: 'string', multiple: true, default: [] },
       bundle: { type: 'string', multiple: true, default: [] },
       'bundles-dir': { type: 'string' },
+      'encryption-config': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -108,6 +116,7 @@ function parseOptions(argv: string[]): Options {
     etcdSans: values['etcd-san'] ?? [],
     bundlesDir: values['bundles-dir'] ? resolve(values['bundles-dir']) : undefined,
     bundles: serviceLists('--bundle', values.bundle ?? []),
+    encryptionConfig: values['encryption-config'] ?? false,
   };
 }
 
@@ -122,11 +131,11 @@ function serviceLists(option: string, raw: readonly string[]): Record<string, st
   return lists;
 }
 
-const SECRET = /\.key$|\.conf$/;
+const SECRET = /\.key$|\.conf$|^encryption-config\.yaml$/;
 
 /**
  * Copies `files` of the PKI into `dir` and removes anything else there, so a grant taken away is gone on the
- * next `up`. Keys (and nats.conf, which names them) 0600, certificates 0644, the directory 0700.
+ * next `up`. Keys, nats.conf (it names them) and encryption-config.yaml 0600, certificates 0644, the directory 0700.
  */
 async function writeBundle(pkiDir: string, dir: string, files: readonly string[], owner: Options['owner']): Promise<void> {
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -166,6 +175,12 @@ async function main(): Promise<void> {
     const tls = { certFile: pki.natsServerCert, keyFile: pki.natsServerKey, caFile: pki.natsCaCert };
     await writeFile(opts.natsConfig, natsServerConfig({ tls, identities: CONTROL_PLANE_REGISTRATION_IDENTITIES, monitor: opts.natsMonitor }), { mode: 0o600 });
     console.log(`[pki] wrote ${opts.natsConfig} (nats-server: TLS, one user per client certificate)`);
+  }
+
+  if (opts.encryptionConfig) {
+    const path = join(opts.dir, ENCRYPTION_CONFIG_FILE);
+    const wrote = await writeDefaultEncryptionConfig(path);
+    console.log(`[pki] ${wrote ? 'wrote' : 'kept'} ${path} (Secrets encrypted at rest: aescbc key1, then identity)`);
   }
 
   if (opts.owner && isRoot()) {

@@ -5,7 +5,6 @@
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
@@ -19,6 +18,7 @@ import type { EtcdTls } from '@kube/storage';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
+import { ENCRYPTION_CONFIG_FILE, writeDefaultEncryptionConfig } from './encryption-config';
 import { aggregatedEtcdClients, applyEtcdAccess, ETCD_ROOT_CLIENT, etcdUser } from './etcd-access';
 import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggregated-servers';
 
@@ -305,35 +305,14 @@ function encryptionEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, s
 }
 
 function encryptionConfigPath(pki: PkiPaths): string {
-  return join(pki.dir, 'encryption-config.yaml');
+  return join(pki.dir, ENCRYPTION_CONFIG_FILE);
 }
 
-/**
- * Writes the default EncryptionConfiguration once (mode 0600): Secrets with a random 32-byte aescbc key, then
- * identity, so that Secrets stored before encryption was on stay readable. Never rewritten: the key must survive.
- */
+/** The default EncryptionConfiguration beside the PKI, written once (scripts/encryption-config.ts); none when the caller set KUBE_ENCRYPTION_PROVIDER_CONFIG. */
 export async function ensureEncryptionConfig(pki: PkiPaths): Promise<string | undefined> {
   if (process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return undefined;
   const path = encryptionConfigPath(pki);
-  const config = [
-    'apiVersion: apiserver.config.k8s.io/v1',
-    'kind: EncryptionConfiguration',
-    'resources:',
-    '  - resources:',
-    '      - secrets',
-    '    providers:',
-    '      - aescbc:',
-    '          keys:',
-    '            - name: key1',
-    `              secret: ${randomBytes(32).toString('base64')}`,
-    '      - identity: {}',
-    '',
-  ].join('\n');
-  try {
-    await writeFile(path, config, { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
+  await writeDefaultEncryptionConfig(path);
   return path;
 }
 

@@ -5,13 +5,15 @@
  * builds the image and runs the stack for real.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { clientCertPaths, etcdClientPaths, natsClientPaths, pkiPaths, servingCertPaths } from '@kube/pki';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES } from '@kube/registration';
+import { tempDir } from '@kube/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { read, ROOT, sourceEnvNames } from './deploy.helpers';
+import { ENCRYPTION_CONFIG_FILE } from '../../scripts/encryption-config';
 import { CONTROL_PLANE_ETCD_CLIENTS, ETCD_AGGREGATED_FILE, ETCD_ROOT_CLIENT } from '../../scripts/etcd-access';
 
 interface ComposeService {
@@ -39,8 +41,9 @@ const ONE_SHOTS = ['pki', 'etcd-auth'] as const;
 const hasDockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
 
 /** `docker-compose config` output: interpolated, anchors and merges resolved, short syntax normalized. */
-function composeConfig(): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { cwd: ROOT, encoding: 'utf8', timeout: 15_000 });
+function composeConfig(...overrides: string[]): { code: number | null; stdout: string; stderr: string } {
+  const files = [join(ROOT, 'docker-compose.yml'), ...overrides].flatMap((f) => ['-f', f]);
+  const r = spawnSync('docker-compose', [...files, 'config'], { cwd: ROOT, encoding: 'utf8', timeout: 15_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -143,6 +146,18 @@ describe('docker-compose.yml', () => {
       for (const name of API_SERVICES) expect(holders(basename(etcdClientPaths({ dir: '/pki' }, name).key)), name).toEqual([name]);
       expect(holders(basename(etcdClientPaths({ dir: '/pki' }, ETCD_ROOT_CLIENT).key))).toEqual(['etcd-auth']);
       expect(holders('etcd-ca.key')).toEqual([]);
+    });
+
+    it('switches encryption at rest off with the override docs/deployment.md shows (KUBE_ENCRYPTION_PROVIDER_CONFIG empty)', () => {
+      const override = join(tempDir('compose-override'), 'docker-compose.override.yml');
+      writeFileSync(override, 'services:\n  core-api:\n    environment:\n      KUBE_ENCRYPTION_PROVIDER_CONFIG: ""\n');
+      expect(read('docs/deployment.md')).toContain('KUBE_ENCRYPTION_PROVIDER_CONFIG: ""');
+      const on = parse(composeConfig().stdout) as Compose;
+      expect(env(on.services['core-api']).KUBE_ENCRYPTION_PROVIDER_CONFIG).toBe('/pki/encryption-config.yaml');
+      const r = composeConfig(override);
+      expect(r.code, r.stderr).toBe(0);
+      // An empty value is "no encryption" for the servers (libs/apiserver encryptionFromEnv).
+      expect(env((parse(r.stdout) as Compose).services['core-api']).KUBE_ENCRYPTION_PROVIDER_CONFIG).toBe('');
     });
   }
 
@@ -311,6 +326,7 @@ describe('docker-compose.yml', () => {
     // etcd client certificates: root's, the control plane's and each aggregated server's; the aggregated servers' list for etcd-auth.
     for (const name of [ETCD_ROOT_CLIENT, ...CONTROL_PLANE_ETCD_CLIENTS, ...aggregatedIdentities(compose.services.pki)]) for (const p of Object.values(etcdClientPaths({ dir: '/pki' }, name))) written.add(basename(p));
     written.add(ETCD_AGGREGATED_FILE);
+    if (compose.services.pki.command?.includes('--encryption-config')) written.add(ENCRYPTION_CONFIG_FILE);
     const bundles = pkiLists(compose.services.pki, 'bundle');
     for (const [service, files] of bundles) for (const file of files) expect(written.has(file), `${service}: ${file} is not a file the pki one-shot writes`).toBe(true);
     for (const [name, s] of Object.entries(compose.services)) {
@@ -335,6 +351,17 @@ describe('docker-compose.yml', () => {
     for (const s of Object.values(compose.services)) {
       for (const source of volumeTargets(s).values()) if (!source.startsWith('.') && !source.startsWith('/')) expect(declared.has(source), source).toBe(true);
     }
+  });
+
+  it('encrypts Secrets at rest by default: the pki one-shot writes the key, core-api alone holds it and reads it', () => {
+    expect(compose.services.pki.command).toContain('--encryption-config');
+    const holders = [...pkiLists(compose.services.pki, 'bundle')].filter(([, files]) => files.includes(ENCRYPTION_CONFIG_FILE)).map(([service]) => service);
+    expect(holders).toEqual(['core-api']);
+    for (const [name, s] of Object.entries(compose.services)) {
+      const path = env(s).KUBE_ENCRYPTION_PROVIDER_CONFIG;
+      expect(path, name).toBe(name === 'core-api' ? `/pki/${ENCRYPTION_CONFIG_FILE}` : undefined);
+    }
+    expect(volumeTargets(compose.services['core-api']).get('/pki')).toBe('pki-core-api');
   });
 
   it('gives each service a serving certificate of its own, for every name the others reach it by', () => {

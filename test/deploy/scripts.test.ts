@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { X509Certificate } from 'node:crypto';
 import type { TLSSocket } from 'node:tls';
+import { EncryptionConfig } from '@kube/storage';
 import { type EtcdProcess, startEtcd, tempDir } from '@kube/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -115,6 +116,35 @@ describe('generate-pki', () => {
     const refused = await run(GENERATE_PKI, [pki, '--bundle=core-api=ca.crt']);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/--bundle needs --bundles-dir/);
+  });
+
+  it('writes the default EncryptionConfiguration once with --encryption-config (aescbc, a 32-byte key, then identity; 0600), into the bundles that list it', async () => {
+    const own = join(tempDir('generate-pki-encryption'), 'pki');
+    const bundles = join(own, '..', 'bundles');
+    const none = await run(GENERATE_PKI, [own]);
+    expect(none.code).toBe(0);
+    expect(existsSync(join(own, 'encryption-config.yaml')), 'written without --encryption-config').toBe(false);
+    const args = [own, '--encryption-config', `--bundles-dir=${bundles}`, '--bundle=core-api=ca.crt,encryption-config.yaml', '--bundle=extensions=ca.crt'];
+    const r = await run(GENERATE_PKI, args);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const text = await readFile(join(own, 'encryption-config.yaml'), 'utf8');
+    expect((await stat(join(own, 'encryption-config.yaml'))).mode & 0o777).toBe(0o600);
+    // kube's format, as core-api reads it (KUBE_ENCRYPTION_PROVIDER_CONFIG): Secrets only, aescbc first.
+    const config = EncryptionConfig.parse(text);
+    expect(config.transformerFor({ group: '', resource: 'secrets' })).toBeDefined();
+    expect(config.transformerFor({ group: '', resource: 'configmaps' })).toBeUndefined();
+    const doc = parse(text) as { resources: Array<{ resources: string[]; providers: Array<Record<string, { keys?: Array<{ name: string; secret: string }> }>> }> };
+    expect(doc.resources.map((r) => r.resources)).toEqual([['secrets']]);
+    expect(doc.resources[0].providers.map((p) => Object.keys(p)[0])).toEqual(['aescbc', 'identity']);
+    expect(Buffer.from(doc.resources[0].providers[0].aescbc.keys?.[0].secret ?? '', 'base64')).toHaveLength(32);
+    // Only the bundle that lists it, owner-only.
+    expect(await readFile(join(bundles, 'core-api', 'encryption-config.yaml'), 'utf8')).toBe(text);
+    expect((await stat(join(bundles, 'core-api', 'encryption-config.yaml'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(join(bundles, 'extensions'))).toEqual(['ca.crt']);
+    // Never rewritten: a new key would make every Secret stored with the old one unreadable.
+    expect((await run(GENERATE_PKI, args)).code).toBe(0);
+    expect(await readFile(join(own, 'encryption-config.yaml'), 'utf8')).toBe(text);
   });
 
   it('refuses incomplete arguments', async () => {
