@@ -16,7 +16,7 @@ import { aggregatedServerRbac, AuditPolicyChecker, parseAuditPolicy, type RbacRu
 import { LOCAL_AGGREGATED_SERVERS, localAggregatedServer } from '../../scripts/local-aggregated-servers';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { locateHelm, startEtcd, startNats, tempDir } from '@kube/testing';
-import { EtcdClient, type EtcdTls } from '@kube/storage';
+import { EncryptionConfig, EtcdClient, type EtcdTls } from '@kube/storage';
 import { applyEtcdAccess, parseAggregatedEtcdClient } from '../../scripts/etcd-access';
 import { startStack, until } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
@@ -68,6 +68,8 @@ describe('values.schema.json', () => {
     expect(bad({ pki: { mode: 'vault' } }).join()).toMatch(/allowed values/);
     expect(bad({ etcd: { bundled: { replicas: 2 } } }).join()).toMatch(/allowed values/);
     expect(bad({ coreApi: { replicass: 3 } }).join()).toMatch(/additional properties/);
+    expect(bad({ encryption: { existingSecret: 'Not_A_Name' } }).join()).toMatch(/pattern/);
+    expect(bad({ encryption: { enabled: 'yes' } }).join()).toMatch(/boolean/);
   });
 });
 
@@ -531,6 +533,59 @@ describe('helm lint and helm template', () => {
     const cluster = JSON.parse(clusteredConfig?.data?.['nats.conf'] ?? '{}').cluster;
     expect(cluster.tls).toMatchObject({ verify_cert_and_check_known_urls: true, ca_file: '/etc/nats/tls/ca.crt' });
     expect(cluster.routes).toHaveLength(3);
+  });
+
+  describe('encryption at rest', () => {
+    type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
+    type Pod = { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>; volumes?: Array<{ name: string; secret?: { secretName: string; items?: Array<{ key: string; path: string }> } }> };
+    const SECRET = 'kts-kube-ts-encryption-config';
+    const render = (...args: string[]): Obj[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    };
+    const pods = (docs: Obj[]): Array<[string, Pod]> => docs.filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind)).map((d) => [d.metadata.name, d.spec.template.spec as Pod]);
+    /** workload → the file KUBE_ENCRYPTION_PROVIDER_CONFIG names and the Secret (and key) mounted there. */
+    const encryptionOf = (docs: Obj[]): Map<string, { path?: string; secrets: string[] }> => {
+      const found = new Map<string, { path?: string; secrets: string[] }>();
+      for (const [name, pod] of pods(docs)) {
+        for (const c of pod.containers) {
+          const path = c.env?.find((e) => e.name === 'KUBE_ENCRYPTION_PROVIDER_CONFIG')?.value;
+          const secrets = (pod.volumes ?? []).filter((v) => v.secret && (v.secret.secretName === SECRET || v.secret.secretName === 'mine')).filter((v) => c.volumeMounts?.some((m) => m.name === v.name && path?.startsWith(`${m.mountPath}/`)));
+          if (path || secrets.length) found.set(name, { path, secrets: secrets.map((v) => `${v.secret?.secretName}/${v.secret?.items?.map((i) => `${i.key}:${i.path}`).join()}`) });
+        }
+      }
+      return found;
+    };
+
+    it('encrypts Secrets by default with a generated aescbc key, in a Secret helm uninstall keeps, mounted into core-api only', () => {
+      const docs = render();
+      const secret = docs.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET);
+      expect(secret?.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+      const text = Buffer.from(secret?.data?.['encryption-config.yaml'] ?? '', 'base64').toString();
+      // kube's format, as core-api parses it: Secrets only, aescbc with a 32-byte key first, then identity.
+      const config = EncryptionConfig.parse(text);
+      expect(config.transformerFor({ group: '', resource: 'secrets' })).toBeDefined();
+      expect(config.transformerFor({ group: '', resource: 'configmaps' })).toBeUndefined();
+      const doc = parse(text) as { resources: Array<{ resources: string[]; providers: Array<Record<string, { keys?: Array<{ secret: string }> }>> }> };
+      expect(doc.resources.map((r) => r.resources)).toEqual([['secrets']]);
+      expect(doc.resources[0].providers.map((p) => Object.keys(p)[0])).toEqual(['aescbc', 'identity']);
+      expect(Buffer.from(doc.resources[0].providers[0].aescbc.keys?.[0].secret ?? '', 'base64')).toHaveLength(32);
+      // A fresh key per install (lookup keeps it on upgrade; helm template has no cluster to look in).
+      const again = render().find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)?.data?.['encryption-config.yaml'];
+      expect(again).not.toBe(secret?.data?.['encryption-config.yaml']);
+      expect([...encryptionOf(docs)]).toEqual([['kts-kube-ts-core-api', { path: '/etc/kube-ts/encryption/encryption-config.yaml', secrets: [`${SECRET}/encryption-config.yaml:encryption-config.yaml`] }]]);
+    });
+
+    it('uses encryption.existingSecret instead of making a key, and switches off with encryption.enabled=false', () => {
+      const own = render('--set', 'encryption.existingSecret=mine', '--set', 'encryption.existingSecretKey=cfg');
+      expect(own.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)).toBeUndefined();
+      expect([...encryptionOf(own)]).toEqual([['kts-kube-ts-core-api', { path: '/etc/kube-ts/encryption/encryption-config.yaml', secrets: ['mine/cfg:encryption-config.yaml'] }]]);
+      const off = render('--set', 'encryption.enabled=false');
+      expect(off.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)).toBeUndefined();
+      expect([...encryptionOf(off)]).toEqual([]);
+      for (const [name, pod] of pods(off)) expect((pod.volumes ?? []).map((v) => v.name), name).not.toContain('encryption-config');
+    });
   });
 
   it('refuses an aggregatedApiservers entry that misses what the templates need', () => {

@@ -118,7 +118,7 @@ function render(...args: string[]): Obj[] {
 
 const workloads = (docs: Obj[]): Obj[] => docs.filter((d) => d.kind === 'Deployment' || d.kind === 'StatefulSet');
 const short = (name: string): string => name.replace(PREFIX, '');
-const isSecretKey = (key: string): boolean => /(^|\.)key$|tokens\.csv$|-token$/.test(key);
+const isSecretKey = (key: string): boolean => /(^|\.)key$|tokens\.csv$|-token$|^encryption-config\.yaml$/.test(key);
 type Container = { env?: Array<{ name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
 
 /** Each workload's secret keys: those of the Secret volumes it mounts (the items listed, else all) and secretKeyRefs. */

@@ -625,3 +625,8 @@ spec:
     kind: Issuer
     name: {{ include "kube-ts.fullname" .root }}-client-ca
 {{- end }}
+
+{{/* The Secret holding core-api's EncryptionConfiguration: the user's (encryption.existingSecret) or the chart's. */}}
+{{- define "kube-ts.encryptionSecretName" -}}
+{{- .Values.encryption.existingSecret | default (printf "%s-encryption-config" (include "kube-ts.fullname" .)) -}}
+{{- end }}
