@@ -577,6 +577,31 @@ describe('helm lint and helm template', () => {
       expect([...encryptionOf(docs)]).toEqual([['kts-kube-ts-core-api', { path: '/etc/kube-ts/encryption/encryption-config.yaml', secrets: [`${SECRET}/encryption-config.yaml:encryption-config.yaml`] }]]);
     });
 
+    it('keeps the key of an installed release on upgrade: the template looks its Secret up (helm --dry-run=server against our own API server)', async () => {
+      const stack = await startStack();
+      try {
+        const { runKubectl } = await import('@kube/testing');
+        const file = join(tempDir('helm-encryption'), 'encryption-config.yaml');
+        const installed = render().find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)?.data?.['encryption-config.yaml'] ?? '';
+        writeFileSync(file, Buffer.from(installed, 'base64'));
+        expect((await runKubectl(['create', 'namespace', 'kube-ts'], { kubeconfig: stack.kubeconfig })).code).toBe(0);
+        const created = await runKubectl(['-n', 'kube-ts', 'create', 'secret', 'generic', SECRET, `--from-file=encryption-config.yaml=${file}`], { kubeconfig: stack.kubeconfig });
+        expect(created.code, created.stderr).toBe(0);
+        // As the release's own object (helm refuses to adopt one without its ownership metadata).
+        expect((await runKubectl(['-n', 'kube-ts', 'label', 'secret', SECRET, 'app.kubernetes.io/managed-by=Helm'], { kubeconfig: stack.kubeconfig })).code).toBe(0);
+        expect((await runKubectl(['-n', 'kube-ts', 'annotate', 'secret', SECRET, 'meta.helm.sh/release-name=kts', 'meta.helm.sh/release-namespace=kube-ts'], { kubeconfig: stack.kubeconfig })).code).toBe(0);
+        // Asynchronously: the stack's servers run in this process, a spawnSync would stall their TLS handshakes.
+        const { execFile } = await import('node:child_process');
+        const upgrade = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+          execFile(helm, ['template', 'kts', CHART, '-n', 'kube-ts', '--dry-run=server', '--kubeconfig', stack.kubeconfig, '--show-only', 'templates/pki/encryption-config-secret.yaml'], (err, stdout, stderr) => resolve({ code: err ? 1 : 0, stdout, stderr }));
+        });
+        expect(upgrade.code, upgrade.stderr).toBe(0);
+        expect((parse(upgrade.stdout) as Obj).data?.['encryption-config.yaml']).toBe(installed);
+      } finally {
+        await stack.stop();
+      }
+    }, 120_000);
+
     it('uses encryption.existingSecret instead of making a key, and switches off with encryption.enabled=false', () => {
       const own = render('--set', 'encryption.existingSecret=mine', '--set', 'encryption.existingSecretKey=cfg');
       expect(own.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)).toBeUndefined();
