@@ -203,7 +203,8 @@ if (!ENABLED) {
         expect(dir, service).toBe('. 700 1000');
         const listed = new Map(files.map((l) => l.split(' ')).map(([name, mode, uid]) => [name, `${mode} ${uid}`]));
         expect([...listed.keys()].sort(), service).toEqual(bundles.get(service));
-        for (const [name, modeUid] of listed) expect(modeUid, `${service}: ${name}`).toBe(name.endsWith('.key') ? '600 1000' : '644 1000');
+        // Keys and core-api's encryption-config.yaml (the key Secrets are encrypted with) owner-only.
+        for (const [name, modeUid] of listed) expect(modeUid, `${service}: ${name}`).toBe(/\.key$|^encryption-config\.yaml$/.test(name) ? '600 1000' : '644 1000');
         // Not one key of another service, whatever its name.
         const foreign = [...allKeys].filter((k) => !bundles.get(service)?.includes(k));
         expect(foreign.length, service).toBeGreaterThan(0);
