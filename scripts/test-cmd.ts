@@ -114,7 +114,9 @@ async function main(): Promise<number> {
   for (const r of unexpected) console.log(`  unexpected: ${r.name}`);
   for (const r of stale) console.log(`  passes now, remove it from docs/differences.md: ${r.name}`);
   console.log(`test-cmd: logs in ${logs}`);
-  if (process.env.KUBE_TEST_CMD_KEEP !== '1' && !process.env.TEST_CMD_LOGS && unexpected.length === 0) rmSync(work, { recursive: true, force: true });
+  // Kept on request, or when unexpected failures' logs are inside it; the stack's data and keys are of no use after.
+  const keep = process.env.KUBE_TEST_CMD_KEEP === '1' || (unexpected.length > 0 && !process.env.TEST_CMD_LOGS);
+  if (!keep) rmSync(work, { recursive: true, force: true });
   return unexpected.length === 0 && results.length > 0 ? 0 : 1;
 }
 
