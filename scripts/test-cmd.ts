@@ -113,10 +113,10 @@ async function main(): Promise<number> {
   console.log(`test-cmd: ${results.length - passed - unexpected.length} known differences (docs/differences.md), ${unexpected.length} unexpected failures`);
   for (const r of unexpected) console.log(`  unexpected: ${r.name}`);
   for (const r of stale) console.log(`  passes now, remove it from docs/differences.md: ${r.name}`);
-  console.log(`test-cmd: logs in ${logs}`);
   // Kept on request, or when unexpected failures' logs are inside it; the stack's data and keys are of no use after.
   const keep = process.env.KUBE_TEST_CMD_KEEP === '1' || (unexpected.length > 0 && !process.env.TEST_CMD_LOGS);
   if (!keep) rmSync(work, { recursive: true, force: true });
+  if (keep || process.env.TEST_CMD_LOGS) console.log(`test-cmd: logs in ${logs}`);
   return unexpected.length === 0 && results.length > 0 ? 0 : 1;
 }
 
