@@ -1,3 +1,4 @@
+import type { ListOptions } from '@kube/storage';
 import { describe, expect, it } from 'vitest';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { AdmissionAttributes, AdmissionOperation, RequestContext, ResourceDefinition } from '@kube/apiserver';
@@ -6,11 +7,13 @@ import { BanFlunderAdmission, type FischerSource } from './ban-flunder.admission
 
 const ctx: RequestContext = { user: { name: 'tester', groups: [] }, dryRun: false, warnings: [] };
 
-function fischers(...lists: string[][]): FischerSource & { calls: number } {
+function fischers(...lists: string[][]): FischerSource & { calls: number; options: ListOptions[] } {
   const source = {
     calls: 0,
-    list: async () => {
+    options: [] as ListOptions[],
+    list: async (_namespace: undefined, opts: ListOptions) => {
       source.calls++;
+      source.options.push(opts);
       return { items: lists.map((disallowedFlunders, i) => ({ metadata: { name: `fischer-${i}` }, disallowedFlunders })), resourceVersion: '1' };
     },
   };
@@ -47,6 +50,12 @@ describe('BanFlunder admission', () => {
   it('admits names no Fischer lists, and any name without Fischers', async () => {
     await expect(new BanFlunderAdmission(fischers(['banned'])).admit(attrs('fine'))).resolves.toBeUndefined();
     await expect(new BanFlunderAdmission(fischers()).admit(attrs('banned'))).resolves.toBeUndefined();
+  });
+
+  it('reads the Fischers from the cache, as kube\'s lister (resourceVersion "0"): no create pays an etcd round trip', async () => {
+    const source = fischers(['x']);
+    await new BanFlunderAdmission(source).admit(attrs('fine'));
+    expect(source.options).toEqual([{ resourceVersion: '0' }]);
   });
 
   it('looks only at Flunder creates, not updates, status writes or other kinds', async () => {
