@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, Authenticator, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -154,6 +154,14 @@ export class FrontDoor {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const oidc = serveOidcDiscovery(res, trimmed, this.local.serviceAccountTokens);
     if (oidc) return oidc;
+    if (trimmed.startsWith('/debug/')) {
+      // kube-apiserver's /debug/pprof (this process's profiles) and, where APF runs, its dumps.
+      const query = new URLSearchParams((req.url ?? '').split('?')[1] ?? '');
+      const code = this.options.flowControl ? serveApfDump(res, trimmed, query, this.options.flowControl) : 0;
+      if (code) return code;
+      const profiled = await this.local.serveDebug(req, res, trimmed, query);
+      if (profiled) return profiled;
+    }
     if (trimmed === '/version') return this.json(res, 200, Buffer.from(JSON.stringify(KUBE_VERSION)));
     if (trimmed === '/metrics') {
       res.writeHead(200, { 'Content-Type': register.contentType });

@@ -6,10 +6,13 @@ import { Errors, type UserInfo } from '@kube/apimachinery';
 import {
   Authenticator,
   closeGracefully,
+  collectRuntimeMetrics,
   DelegatingAuthorizer,
   forbidden,
   HealthChecks,
   listenHttps,
+  ProfilingHandler,
+  respondWithError,
   TokenReviewAuthenticator,
   writeStatus,
   type AuthorizationAttributes,
@@ -38,6 +41,7 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
   private server?: Server;
   private readonly authenticator: Authenticator;
   private readonly authorizer: DelegatingAuthorizer;
+  private readonly profiler: ProfilingHandler;
   port = 0;
 
   constructor(
@@ -49,6 +53,8 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
       (await client.request<{ status?: TokenReviewStatus }>('POST', resourcePath(TOKEN_REVIEWS), { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } })).status ?? {};
     // Client certificates of the cluster CA (the CA KUBE_CLIENT_CA_FILE names; kube reads it from extension-apiserver-authentication).
     this.authenticator = new Authenticator({ clientCAPem: options.api.caPem, tokenReview: new TokenReviewAuthenticator(review).authenticate });
+    collectRuntimeMetrics();
+    this.profiler = new ProfilingHandler({ enabled: options.profiling ?? true, requestTimeoutMs: 60_000 });
     this.authorizer = new DelegatingAuthorizer(
       async (spec) => (await client.request<{ status?: SubjectAccessReviewStatus }>('POST', resourcePath(SUBJECT_ACCESS_REVIEWS), { body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec } })).status ?? { allowed: false },
     );
@@ -83,6 +89,11 @@ export class HealthServer implements OnApplicationBootstrap, OnApplicationShutdo
       if (req.method === 'GET' && url.pathname === '/metrics') {
         res.writeHead(200, { 'Content-Type': register.contentType }).end(await register.metrics());
         return;
+      }
+      try {
+        if (await this.profiler.serve(req, res, url.pathname.replace(/(.)\/$/, '$1'), url.searchParams)) return;
+      } catch (err) {
+        return void respondWithError(res, err);
       }
       res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
     } catch (err) {

@@ -29,6 +29,8 @@ import { streamWatch } from './watch.stream';
 import { listOptions, queryBool } from './query.params';
 import { decodeDeleteOptions, isDryRun, validateDryRun } from './delete.options';
 import { OpenApiDocuments } from './openapi';
+import { ProfilingHandler } from './debug/profiling.handler';
+import { collectRuntimeMetrics } from './debug/runtime.metrics';
 
 export interface VersionInfo {
   major: string;
@@ -68,6 +70,8 @@ export interface ApiServerOptions {
    * often built later than this configuration (from the server's storage). Default: system:masters only.
    */
   impersonation?: (authorizer: Authorizer) => Impersonator;
+  /** kube's --profiling (KUBE_PROFILING, default true): /debug/pprof on this server. */
+  profiling?: boolean;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -104,6 +108,7 @@ export class GenericApiServer {
   private shuttingDown = false;
   /** The handler chain in front of serveRequest, built once. */
   private readonly chain: RequestHandler;
+  private readonly profiler: ProfilingHandler;
 
   constructor(
     readonly options: ApiServerOptions,
@@ -116,6 +121,8 @@ export class GenericApiServer {
       this.addServiceAccountSyncCheck(this.health);
     }
     this.authn = new Authenticator(options.authentication, this.serviceAccountTokens);
+    collectRuntimeMetrics();
+    this.profiler = new ProfilingHandler({ enabled: options.profiling ?? true, requestTimeoutMs: options.requestTimeoutMs ?? 60_000 });
     this.chain = buildHandlerChain(this.serveRequest, {
       ...options,
       impersonator: options.authorizer && options.impersonation?.(options.authorizer),
@@ -252,7 +259,16 @@ export class GenericApiServer {
     return this.openapi;
   }
 
+  /** /debug/pprof (when profiling is on): the status code, or 0 when the path is not one of them. */
+  serveDebug(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<number> {
+    return this.profiler.serve(req, res, path, query);
+  }
+
   private async serveNonResource(req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams): Promise<number> {
+    if (path.startsWith('/debug/')) {
+      const code = await this.profiler.serve(req, res, path, query);
+      if (code) return code;
+    }
     const oidc = serveOidcDiscovery(res, path, this.serviceAccountTokens);
     if (oidc) return oidc;
     switch (path) {

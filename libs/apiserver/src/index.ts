@@ -48,3 +48,7 @@ export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokens, serviceAccountTok
 export { signJwt, verifyJwt, signingKeyPair, verificationKeys, type JwsAlgorithm, type JwtClaims, type SigningKeyPair, type VerificationKey } from './serviceaccount/jwt.codec';
 export { OIDC_CONFIGURATION_PATH, OIDC_JWKS_PATH, serveOidcDiscovery } from './serviceaccount/oidc.discovery';
 export * from './flowcontrol';
+export { collectRuntimeMetrics, GO_EQUIVALENT_METRICS } from './debug/runtime.metrics';
+export { ProfilingHandler, profilingFromEnv, type ProfilingOptions } from './debug/profiling.handler';
+export { serveApfDump } from './debug/apf.dump';
+export * from './authentication/index';

@@ -6,6 +6,7 @@ import type { RegistrationNatsTls } from '@kube/registration';
 import type { RequestHeaderOptions } from './authentication';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
+import { profilingFromEnv } from './debug/profiling.handler';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
@@ -174,6 +175,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       requestLog: requestLogOptionsFromEnv(),
       minRequestTimeoutSeconds: Number(env('KUBE_MIN_REQUEST_TIMEOUT_SECONDS', '1800')),
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
+      profiling: profilingFromEnv(),
     },
   };
 }

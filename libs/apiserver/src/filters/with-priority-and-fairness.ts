@@ -39,7 +39,7 @@ export function withPriorityAndFairness(flowControl: FlowControl): Filter {
     let queue = -1;
     if (!level.exempt && queueSet) {
       // A client that goes away while queued gives its place up (kube: the request context is cancelled).
-      let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs, (cancel) => r.res.once('close', cancel));
+      let admission = queueSet.admit(schema.flowHash(user, r.info), m, flowControl.requestWaitLimitMs, (cancel) => r.res.once('close', cancel), r);
       if (admission instanceof Promise) admission = await admission;
       if (admission.queue === undefined) {
         m.reject(admission.reason);

@@ -66,6 +66,8 @@ export class PriorityLevel {
   uid = '';
   exempt = false;
   nominalConcurrencyLimit = 0;
+  /** Gone from the configuration, kept until its executing requests finish (kube's IsQuiescing). */
+  quiescing = false;
   queueSet: QueueSet<FlowMetrics> | undefined;
 
   constructor(readonly name: string) {}
@@ -86,6 +88,11 @@ export class CompiledFlowSchema {
     this.name = fs.metadata.name ?? '';
     this.uid = fs.metadata.uid ?? '';
     this.matches = flowSchemaMatcher(fs);
+  }
+
+  /** The request's flow distinguisher (user or namespace, by the schema's distinguisherMethod; "" without one). */
+  distinguisher(user: UserInfo, info: RequestInfo): string {
+    return flowDistinguisher(this.fs, user, info);
   }
 
   /** The hash of the request's flow, remembered per distinguisher (users and namespaces are few). */
@@ -143,6 +150,7 @@ export class FlowControl {
       let level = this.levels.get(name);
       if (!level) this.levels.set(name, (level = new PriorityLevel(name)));
       level.uid = pl.metadata.uid ?? '';
+      level.quiescing = false;
       level.exempt = pl.spec.type === 'Exempt';
       const own = (level.exempt ? pl.spec.exempt?.nominalConcurrencyShares : pl.spec.limited?.nominalConcurrencyShares) ?? 0;
       level.nominalConcurrencyLimit = shares > 0 ? Math.ceil((this.options.serverConcurrencyLimit * own) / shares) : 0;
@@ -153,7 +161,11 @@ export class FlowControl {
       else level.queueSet = new QueueSet(config, QUEUE_METRICS, this.now);
     }
     // Levels gone keep their queue set until it drains (requests admitted by it still release into it).
-    for (const name of [...this.levels.keys()]) if (!pls.has(name) && !this.levels.get(name)?.queueSet?.executingRequests) this.levels.delete(name);
+    for (const [name, level] of [...this.levels]) {
+      if (pls.has(name)) continue;
+      if (level.queueSet?.executingRequests) level.quiescing = true;
+      else this.levels.delete(name);
+    }
 
     const compiled: CompiledFlowSchema[] = [];
     for (const fs of [...fss.values()].sort(byMatchingPrecedence)) {
@@ -175,6 +187,16 @@ export class FlowControl {
   /** The level named so (tests, debugging). */
   level(name: string): PriorityLevel | undefined {
     return this.levels.get(name);
+  }
+
+  /** Every priority level, quiescing ones included (the debug dumps). */
+  priorityLevels(): IterableIterator<PriorityLevel> {
+    return this.levels.values();
+  }
+
+  /** The FlowSchema of the current configuration named so. */
+  flowSchema(name: string): CompiledFlowSchema | undefined {
+    return this.schemas.find((s) => s.name === name);
   }
 
   private metricsFor(pl: string, fs: string): FlowMetrics {

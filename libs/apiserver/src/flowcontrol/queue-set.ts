@@ -33,6 +33,8 @@ interface Waiter<T> {
   readonly start: number;
   readonly enqueuedAt: number;
   readonly tag: T;
+  /** What the caller said about the request, for the debug dump (/debug/api_priority_and_fairness/dump_requests). */
+  readonly detail: unknown;
   resolve(admission: Admission): void;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -49,6 +51,28 @@ const EXECUTING_FROM: Admission[] = [];
 function admitted(queue: number): Admission {
   // One frozen object per queue index: the hot path allocates nothing for a request that executes at once.
   return EXECUTING_FROM[queue] ?? (EXECUTING_FROM[queue] = Object.freeze({ queue }));
+}
+
+/** A waiting request as /debug/api_priority_and_fairness/dump_requests prints it. */
+export interface WaitingRequestDump<T> {
+  tag: T;
+  detail: unknown;
+  /** Epoch ms it entered its queue. */
+  arrivedAt: number;
+}
+
+/** One queue as dump_queues prints it; work in units of one request (one seat for one estimated service time). */
+export interface QueueDump<T> {
+  waiting: Array<WaitingRequestDump<T>>;
+  executing: number;
+  /** Virtual time at which the queue's head is dispatched (the last finish when none waits). */
+  nextDispatch: number;
+}
+
+export interface QueueSetDump<T> {
+  queues: Array<QueueDump<T>>;
+  waiting: number;
+  executing: number;
 }
 
 export const REJECTED: Readonly<Record<RejectReason, Admission>> = {
@@ -114,7 +138,7 @@ export class QueueSet<T> {
    * when it has to wait, a promise settled when it is dispatched, after `waitLimitMs`, or when the caller gives
    * up (`onCancel`, called only for a request that waits, receives the function that withdraws it).
    */
-  admit(flowHash: number, tag: T, waitLimitMs: number, onCancel?: (cancel: () => void) => void): Admission | Promise<Admission> {
+  admit(flowHash: number, tag: T, waitLimitMs: number, onCancel?: (cancel: () => void) => void, detail?: unknown): Admission | Promise<Admission> {
     const { queues, concurrencyLimit, queueLengthLimit } = this.config;
     if (queues === 0) {
       if (this.executing >= concurrencyLimit) return REJECTED['concurrency-limit'];
@@ -132,7 +156,7 @@ export class QueueSet<T> {
     return new Promise<Admission>((resolve) => {
       const start = Math.max(this.virtualTime, queue.lastFinish);
       queue.lastFinish = start + 1;
-      const waiter: Waiter<T> = { queue, start, enqueuedAt: this.now(), tag, resolve, timer: undefined };
+      const waiter: Waiter<T> = { queue, start, enqueuedAt: this.now(), tag, detail, resolve, timer: undefined };
       waiter.timer = setTimeout(() => this.withdraw(waiter, REJECTED['time-out']), waitLimitMs);
       queue.waiting.push(waiter);
       this.waitingTotal++;
@@ -140,6 +164,24 @@ export class QueueSet<T> {
       onCancel?.(() => this.withdraw(waiter, REJECTED.cancelled));
       this.dispatch();
     });
+  }
+
+  /** Whether nothing waits and nothing executes (kube's QueueSet.IsIdle). */
+  get idle(): boolean {
+    return this.waitingTotal === 0 && this.executing === 0;
+  }
+
+  /** A snapshot of the queues, for the debug endpoints (never on a request's path). */
+  dump(): QueueSetDump<T> {
+    return {
+      waiting: this.waitingTotal,
+      executing: this.executing,
+      queues: this.config.queues === 0 ? [] : this.queues.map((q) => ({
+        executing: q.executing,
+        nextDispatch: q.waiting[0]?.start ?? Math.max(q.lastFinish, this.virtualTime),
+        waiting: q.waiting.map((w) => ({ tag: w.tag, detail: w.detail, arrivedAt: w.enqueuedAt })),
+      })),
+    };
   }
 
   /** A request admitted from `queue` finished: its seat goes to the next request in fair order. */
