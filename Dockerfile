@@ -68,6 +68,8 @@ WORKDIR /app
 COPY --from=prod-deps /src/node_modules ./node_modules
 COPY --from=build /src/dist/apps ./dist/apps
 COPY --from=build /src/dist/libs ./dist/libs
+# kube's generated.proto files: the protobuf codec loads them on first use (application/vnd.kubernetes.protobuf).
+COPY api/proto ./api/proto
 COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/encryption-config.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js ./dist/scripts/
 COPY package.json ./
 USER 1000:1000

@@ -1,2 +1,12 @@
-export { decodeKubeProtobuf, isKubeProtobuf, KUBE_PROTOBUF_MEDIA_TYPE, type KubeProtobufObject } from './kube-protobuf.codec';
-export { supportedProtobufKinds } from './kind.registry';
+export {
+  decodeKubeProtobuf,
+  decodeWatchEventFrames,
+  encodeKubeProtobuf,
+  encodeKubeProtobufList,
+  encodeWatchEventFrame,
+  hasProtobufKind,
+  isKubeProtobuf,
+  KUBE_PROTOBUF_MEDIA_TYPE,
+  KUBE_PROTOBUF_WATCH_MEDIA_TYPE,
+  type KubeProtobufObject,
+} from './kube-protobuf.codec';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isStatusError } from '../status.errors';
 import { decodeKubeProtobuf, isKubeProtobuf } from './kube-protobuf.codec';
-import { supportedProtobufKinds } from './kind.registry';
 import { kubeProtobufBody, pb } from './protobuf.testing';
 
 /** Bodies captured from kubectl 1.33 (`kubectl create …`), byte for byte. */
@@ -44,24 +43,23 @@ describe('decodeKubeProtobuf on real kubectl 1.33 bodies', () => {
     expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.namespace))).toEqual({
       apiVersion: 'v1',
       kind: 'Namespace',
-      object: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'n' }, spec: {}, status: {} },
-      skipped: [],
+      object: { apiVersion: 'v1', kind: 'Namespace', metadata: { creationTimestamp: null, name: 'n' }, spec: {}, status: {} },
     });
   });
 
   it('decodes a secret with base64 data', () => {
-    expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.secret)).object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's' }, data: { p: 'cQ==' } });
+    expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.secret)).object).toEqual({ apiVersion: 'v1', kind: 'Secret', metadata: { creationTimestamp: null, name: 's' }, data: { p: 'cQ==' } });
   });
 
   it('decodes a serviceaccount', () => {
-    expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.serviceAccount)).object).toEqual({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'sa' } });
+    expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.serviceAccount)).object).toEqual({ apiVersion: 'v1', kind: 'ServiceAccount', metadata: { creationTimestamp: null, name: 'sa' } });
   });
 
   it('decodes a service with ports and an int targetPort', () => {
     expect(decodeKubeProtobuf(fromHex(KUBECTL_1_33.service)).object).toEqual({
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: 's1', labels: { app: 's1' } },
+      metadata: { creationTimestamp: null, name: 's1', labels: { app: 's1' } },
       spec: { ports: [{ name: '80-8080', protocol: 'TCP', port: 80, targetPort: 8080 }], selector: { app: 's1' }, type: 'ClusterIP' },
       status: { loadBalancer: {} },
     });
@@ -117,12 +115,11 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
       pb.varint(30, false),
     );
     const body = kubeProtobufBody('v1', 'Pod', goObjectMeta('web', pb.entry(11, 'app', 'web')), spec, pb.msg(3, pb.str(1, ''), pb.str(9, '')));
-    const { object, skipped } = decodeKubeProtobuf(body);
-    expect(skipped).toEqual([]);
+    const { object } = decodeKubeProtobuf(body);
     expect(object).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: 'web', labels: { app: 'web' } },
+      metadata: { creationTimestamp: null, name: 'web', labels: { app: 'web' } },
       spec: {
         volumes: [
           { name: 'data', emptyDir: {} },
@@ -169,7 +166,7 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     expect(decodeKubeProtobuf(body).object).toEqual({
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name: 'cm', finalizers: ['example.com/hold'], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u-1', controller: true }] },
+      metadata: { creationTimestamp: null, name: 'cm', finalizers: ['example.com/hold'], ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'u-1', controller: true }] },
       data: { a: '1' },
       binaryData: { b: 'AP8=' },
       immutable: false,
@@ -183,7 +180,7 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     expect(decodeKubeProtobuf(body).object).toEqual({
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
-      metadata: { name: 'node-1' },
+      metadata: { creationTimestamp: null, name: 'node-1' },
       spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40, acquireTime: '2025-01-01T00:00:00.000000Z', renewTime: '2025-01-02T03:04:05.678901Z', leaseTransitions: 0 },
     });
   });
@@ -196,13 +193,15 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     expect(decodeKubeProtobuf(body).object).toEqual({
       apiVersion: 'apps/v1',
       kind: 'Deployment',
-      metadata: { name: 'web', labels: { app: 'web' } },
+      metadata: { creationTimestamp: null, name: 'web', labels: { app: 'web' } },
       spec: {
         replicas: 2,
         selector: { matchLabels: { app: 'web' } },
-        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
+        template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } },
         strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 0 } },
       },
+      // Go writes the empty status struct and its JSON shows it.
+      status: {},
     });
   });
 
@@ -212,7 +211,7 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     const body = kubeProtobufBody('batch/v1', 'CronJob', goObjectMeta('tick'), spec);
     expect(decodeKubeProtobuf(body).object).toMatchObject({
       kind: 'CronJob',
-      spec: { schedule: '*/5 * * * *', suspend: false, jobTemplate: { metadata: { name: 'tick' }, spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'tick', image: 'busybox' }] } } } } },
+      spec: { schedule: '*/5 * * * *', suspend: false, jobTemplate: { metadata: { creationTimestamp: null, name: 'tick' }, spec: { template: { spec: { restartPolicy: 'OnFailure', containers: [{ name: 'tick', image: 'busybox' }] } } } } },
     });
   });
 
@@ -251,7 +250,7 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     expect(decodeKubeProtobuf(event).object).toEqual({
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: 'web.1' },
+      metadata: { creationTimestamp: null, name: 'web.1' },
       involvedObject: { kind: 'Pod', namespace: 'default', name: 'web', apiVersion: 'v1' },
       reason: 'Started',
       message: 'Started container',
@@ -260,6 +259,7 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
       lastTimestamp: '2025-03-04T05:06:07Z',
       count: 1,
       type: 'Normal',
+      eventTime: null,
       reportingComponent: '',
       reportingInstance: '',
     });
@@ -267,16 +267,14 @@ describe('decodeKubeProtobuf on typed-client bodies', () => {
     expect(decodeKubeProtobuf(endpoints).object).toEqual({
       apiVersion: 'v1',
       kind: 'Endpoints',
-      metadata: { name: 'web' },
+      metadata: { creationTimestamp: null, name: 'web' },
       subsets: [{ addresses: [{ ip: '10.0.0.5' }], ports: [{ port: 8080, protocol: 'TCP' }] }],
     });
   });
 
-  it('reports fields the tables do not map', () => {
-    const body = kubeProtobufBody('v1', 'Pod', goObjectMeta('p'), pb.msg(2, pb.msg(2, pb.str(1, 'c'), pb.msg(25, pb.str(1, 'future'))), pb.str(41, 'host')));
-    const { object, skipped } = decodeKubeProtobuf(body);
-    expect(object.spec).toEqual({ containers: [{ name: 'c' }] });
-    expect(skipped).toEqual(['spec.containers[0].#25', 'spec.#41']);
+  it('ignores fields this version does not know, as Go does', () => {
+    const body = kubeProtobufBody('v1', 'Pod', goObjectMeta('p'), pb.msg(2, pb.msg(2, pb.str(1, 'c'), pb.msg(250, pb.str(1, 'future'))), pb.str(410, 'host')));
+    expect(decodeKubeProtobuf(body).object.spec).toMatchObject({ containers: [{ name: 'c' }] });
   });
 });
 
@@ -286,10 +284,11 @@ describe('decodeKubeProtobuf errors', () => {
     expect(statusOf(() => decodeKubeProtobuf(Buffer.from('k8s')))).toEqual({ code: 400, reason: 'BadRequest' });
   });
 
-  it('answers 415 for a kind the tables do not cover', () => {
-    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('apps/v1', 'StatefulSet', goObjectMeta('d'))))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
+  it('answers 415 for a kind with no protobuf message (custom resources, unknown versions, non-kinds)', () => {
+    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('stable.example.com/v1', 'CronTab', goObjectMeta('d'))))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
     expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('v2', 'Pod')))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
-    expect(supportedProtobufKinds()).toContain('coordination.k8s.io/v1/Lease');
+    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('v1', 'PodSpec')))).toEqual({ code: 415, reason: 'UnsupportedMediaType' });
+    expect(statusOf(() => decodeKubeProtobuf(kubeProtobufBody('apps/v1', 'StatefulSet', goObjectMeta('d'))))).toBeUndefined();
   });
 
   it('answers 400 for a content encoding', () => {
