@@ -193,4 +193,19 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
     // And it counted none of the proxied configmap requests: those are core-api's.
     expect(metricTotal(metrics, 'apiserver_request_total', { resource: 'configmaps' })).toBe(0);
   });
+  it('exposes each process\'s own runtime series (process_*, nodejs_*, go_* equivalents) and profiles it', async () => {
+    const pids = new Set<number>();
+    for (const service of SERVICES) {
+      const metrics = (await get(service, '/metrics')).body;
+      for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_open_fds', 'nodejs_eventloop_lag_seconds', 'go_goroutines', 'go_memstats_heap_alloc_bytes']) {
+        expect(hasMetric(metrics, name), `${service}: ${name}`).toBe(true);
+      }
+      expect(metrics.match(/^# TYPE process_resident_memory_bytes /gm), service).toHaveLength(1);
+      // Each answers with a profile of its own process.
+      const profile = await get(service, '/debug/pprof/profile?seconds=1');
+      expect(profile.status, service).toBe(200);
+      pids.add(Number(/profile-(\d+)\.cpuprofile/.exec(String(profile.headers['content-disposition']))?.[1]));
+    }
+    expect(pids.size).toBe(SERVICES.length);
+  });
 });
