@@ -4,6 +4,7 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import { parseAllDocuments } from 'yaml';
 
 export const ROOT = resolve(__dirname, '..', '..');
@@ -50,6 +51,12 @@ export function registeredMetricNames(): Set<string> {
     const text = read(file);
     if (!text.includes('prom-client') && !text.includes('getSingleMetric')) continue;
     for (const re of patterns) for (const m of text.matchAll(re)) names.add(m[1]);
+    // prom-client's default metrics, registered by name inside prom-client: the names it registers itself.
+    if (text.includes('collectDefaultMetrics(')) {
+      const defaults = new Registry();
+      collectDefaultMetrics({ register: defaults });
+      for (const metric of defaults.getMetricsAsArray()) names.add(metric.name);
+    }
   }
   return names;
 }

@@ -70,6 +70,13 @@ describe('Grafana dashboard', () => {
       'etcd_request_duration_seconds_bucket',
       'apiserver_watch_events_total',
       'aggregator_unavailable_apiservice',
+      // Runtime: memory, CPU, event loop, GC, descriptors, and the go_* name kube's dashboards plot.
+      'process_resident_memory_bytes',
+      'process_cpu_seconds_total',
+      'nodejs_eventloop_lag_p99_seconds',
+      'nodejs_gc_duration_seconds_sum',
+      'process_open_fds',
+      'go_goroutines',
     ]) {
       expect(all, metric).toContain(metric);
     }
