@@ -20,6 +20,8 @@ export interface AggregatorConfig {
   auditPolicy?: AuditPolicy;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
+  /** An AuthorizationConfiguration file (KUBE_AUTHORIZATION_CONFIG by default). */
+  authorizationConfig?: string;
   /** Which service may announce which group/version over NATS (defaults plus KUBE_REGISTRATION_GROUP_OWNERS). */
   groupOwnership?: GroupOwnership;
 }

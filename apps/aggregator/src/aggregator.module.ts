@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { FlowControl, GenericApiServer, HealthChecks, flowSchemasFromInformers, informerProviders, storageFor } from '@kube/apiserver';
 import { SharedInformerFactory } from '@kube/client';
-import { authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
+import { authorizationConfigFromEnv, authorizationModeFromEnv, buildAuthorization, type AuthorizationSet } from '@kube/authorization';
 import { hostname } from 'node:os';
 import { LeaderElection, Storage } from '@kube/storage';
 import { RegistrationModule } from '@kube/registration';
@@ -85,7 +85,7 @@ export class AggregatorModule {
           inject: [Storage],
         },
         { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient) },
-        { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, config.authorizationMode ?? authorizationModeFromEnv()), inject: [Storage] },
+        { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, config.authorizationMode ?? authorizationModeFromEnv(), config.authorizationConfig ?? authorizationConfigFromEnv()), inject: [Storage] },
         {
           provide: LeaderElection,
           useFactory: (storage: Storage) => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LimitRangerAdmission, ResourceQuotaAdmission } from '@kube/admission';
 import { ApiServerModule, AUTHORIZER, Authenticator, NamespaceLifecycleAdmission, serviceAccountTokensFromStorage, type ServerConfig, type ServiceAccountTokenOptions } from '@kube/apiserver';
-import { authorizationModeFromEnv, authorizedImpersonation, buildAuthorization, servingAuthorizer, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
+import { authorizationConfigFromEnv, authorizationModeFromEnv, authorizedImpersonation, buildAuthorization, servingAuthorizer, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { ServiceAllocator, type PortRange } from './allocation/service.allocator';
 import { AUTHORIZATION } from './core-api.tokens';
@@ -24,6 +24,8 @@ export interface CoreApiOptions {
   allowLoopbackEndpoints?: boolean;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
+  /** An AuthorizationConfiguration file (KUBE_AUTHORIZATION_CONFIG by default). */
+  authorizationConfig?: string;
   /** A file or directory of manifests applied at every start (KUBE_BOOTSTRAP_MANIFESTS; see BootstrapManifestsController). */
   bootstrapManifests?: string;
 }
@@ -64,6 +66,7 @@ function serviceAccountIssuance(config: ServerConfig, storage: Storage): Paramet
 export class CoreApiModule {
   static forRoot(options: CoreApiOptions): DynamicModule {
     const mode = options.authorizationMode ?? authorizationModeFromEnv();
+    const authorizationConfig = options.authorizationConfig ?? authorizationConfigFromEnv();
     return {
       module: CoreApiModule,
       imports: [
@@ -76,7 +79,7 @@ export class CoreApiModule {
               useFactory: (storage: Storage) => new ServiceAllocator(storage.client, options.serviceClusterIPRange, options.serviceNodePortRange),
               inject: [Storage],
             },
-            { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, mode), inject: [Storage] },
+            { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, mode, authorizationConfig), inject: [Storage] },
             // Every request core-api serves is authorized, whoever sent it (the front proxy's X-Remote-* user, a
             // certificate, a token): with the same RBAC index as the review APIs, listed before it listens.
             { provide: AUTHORIZER, useFactory: (authorization: AuthorizationSet) => servingAuthorizer(authorization), inject: [AUTHORIZATION] },

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Module, type BeforeApplicationShutdown, type DynamicModule } from '@nestjs/common';
 import { ResourceQuotaAdmission } from '@kube/admission';
 import { alwaysAllowAuthorizer, ApiServerModule, AUTHORIZER, NamespaceLifecycleAdmission, type ServerConfig } from '@kube/apiserver';
-import { authorizationModeFromEnv, authorizedImpersonation, buildAuthorization, servingAuthorizer, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
+import { authorizationConfigFromEnv, authorizationModeFromEnv, authorizedImpersonation, buildAuthorization, servingAuthorizer, type AuthorizationMode, type AuthorizationSet } from '@kube/authorization';
 import { Storage } from '@kube/storage';
 import { customResourceDefinitionsResource } from './crd/customresourcedefinitions.resource';
 import { CustomResourceDefinitionController } from './reconcilers/crd.reconciler';
@@ -23,6 +23,8 @@ class AuthorizationLifecycle implements BeforeApplicationShutdown {
 export interface ExtensionsOptions {
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
+  /** An AuthorizationConfiguration file (KUBE_AUTHORIZATION_CONFIG by default). */
+  authorizationConfig?: string;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface ExtensionsOptions {
 export class ExtensionsModule {
   static forRoot(config: ServerConfig, options: ExtensionsOptions = {}): DynamicModule {
     const mode = options.authorizationMode ?? authorizationModeFromEnv();
+    const authorizationConfig = options.authorizationConfig ?? authorizationConfigFromEnv();
     return {
       module: ExtensionsModule,
       imports: [
@@ -48,7 +51,7 @@ export class ExtensionsModule {
             TerminatingCustomResources,
             { provide: NamespaceLifecycleAdmission, useFactory: (storage: Storage) => new NamespaceLifecycleAdmission(storage.resource({ group: '', resource: 'namespaces' }, 'namespaces')), inject: [Storage] },
             // AlwaysAllow reads no RBAC at all.
-            { provide: AUTHORIZATION, useFactory: (storage: Storage) => (mode === 'RBAC' ? buildAuthorization(storage, mode) : undefined), inject: [Storage] },
+            { provide: AUTHORIZATION, useFactory: (storage: Storage) => (mode === 'RBAC' ? buildAuthorization(storage, mode, authorizationConfig) : undefined), inject: [Storage] },
             {
               provide: AUTHORIZER,
               useFactory: (authz: AuthorizationSet | undefined) => (authz ? servingAuthorizer(authz) : alwaysAllowAuthorizer),

@@ -1,5 +1,6 @@
 import type { Storage } from '@kube/storage';
 import { alwaysAllow, privilegedGroupAuthorizer, unionAuthorizer, unionRuleResolver } from './authorizers';
+import { ConfiguredAuthorizer, type AuthorizationConfigOptions } from './configured.authorizer';
 import { EscalationCheck } from './escalation.check';
 import { RbacAuthorizer, type RuleResolvingAuthorizer } from './rbac.authorizer';
 import { RbacInformer } from './rbac.informer';
@@ -13,6 +14,16 @@ export function authorizationModeFromEnv(env: NodeJS.ProcessEnv = process.env): 
   return mode;
 }
 
+/**
+ * KUBE_AUTHORIZATION_CONFIG (kube's --authorization-config): the AuthorizationConfiguration file, or undefined.
+ * Like kube, it excludes the mode flag: both set is a start-up error.
+ */
+export function authorizationConfigFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const path = env.KUBE_AUTHORIZATION_CONFIG || undefined;
+  if (path && env.KUBE_AUTHORIZATION_MODE) throw new Error('KUBE_AUTHORIZATION_CONFIG can not be specified when KUBE_AUTHORIZATION_MODE is defined (kube: --authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined)');
+  return path;
+}
+
 /** What a server authorizes with: the system:masters bypass, then the configured mode; its rule resolver; escalation checks. */
 export interface AuthorizationSet {
   mode: AuthorizationMode;
@@ -20,6 +31,8 @@ export interface AuthorizationSet {
   rbac: RbacAuthorizer;
   informer: RbacInformer;
   escalation: EscalationCheck;
+  /** The structured configuration's chain, when KUBE_AUTHORIZATION_CONFIG names one. */
+  configured?: ConfiguredAuthorizer;
   /** Resolves once the RBAC objects are in memory. */
   start(): Promise<void>;
   stop(): void;
@@ -27,22 +40,37 @@ export interface AuthorizationSet {
 
 /**
  * Builds the authorizer chain of a server from the shared etcd, as kube-apiserver's BuildAuthorizer does:
- * privileged groups (system:masters) first, then RBAC or AlwaysAllow. The RBAC objects are always followed (the
- * review APIs and escalation checks need them whatever the mode).
+ * privileged groups (system:masters) first, then RBAC or AlwaysAllow, or the chain of a structured
+ * AuthorizationConfiguration file (`configFile`, reloaded when it changes). The RBAC objects are always followed
+ * (the review APIs and escalation checks need them whatever the mode).
  */
-export function buildAuthorization(storage: Storage, mode: AuthorizationMode): AuthorizationSet {
+export function buildAuthorization(storage: Storage, mode: AuthorizationMode, configFile?: string, configOptions?: AuthorizationConfigOptions): AuthorizationSet {
   const informer = new RbacInformer(storage);
   const rbac = new RbacAuthorizer(informer.index);
-  const modeAuthorizer = mode === 'RBAC' ? rbac : alwaysAllow;
-  const chain = unionAuthorizer([privilegedGroupAuthorizer(), modeAuthorizer]);
-  const authorizer: RuleResolvingAuthorizer = { authorize: chain.authorize, rulesFor: unionRuleResolver([modeAuthorizer]).rulesFor };
+  let authorizer: RuleResolvingAuthorizer;
+  let configured: ConfiguredAuthorizer | undefined;
+  if (configFile) {
+    configured = ConfiguredAuthorizer.fromFile(configFile, rbac, configOptions);
+    authorizer = configured;
+  } else {
+    const modeAuthorizer = mode === 'RBAC' ? rbac : alwaysAllow;
+    const chain = unionAuthorizer([privilegedGroupAuthorizer(), modeAuthorizer]);
+    authorizer = { authorize: chain.authorize, rulesFor: unionRuleResolver([modeAuthorizer]).rulesFor };
+  }
   return {
-    mode,
+    mode: configured ? 'RBAC' : mode,
     authorizer,
     rbac,
     informer,
     escalation: new EscalationCheck(authorizer, rbac, informer.index),
-    start: () => informer.start(),
-    stop: () => informer.stop(),
+    configured,
+    start: () => {
+      configured?.start();
+      return informer.start();
+    },
+    stop: () => {
+      configured?.stop();
+      informer.stop();
+    },
   };
 }

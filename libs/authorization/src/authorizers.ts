@@ -27,24 +27,31 @@ function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
 }
 
 /**
- * union.New: the first Allow or Deny wins; when every authorizer has no opinion, their reasons joined by newlines.
- * Synchronous authorizers stay synchronous (the hot path allocates no promise).
+ * union.New: the first Allow or Deny wins (with its own error); when every authorizer has no opinion, their
+ * reasons joined by newlines and their errors aggregated. Synchronous authorizers stay synchronous (the hot path
+ * allocates no promise).
  */
 export function unionAuthorizer(authorizers: readonly Authorizer[]): Authorizer {
-  const decide = (attrs: AuthorizationAttributes, from: number, reasons?: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
+  const decide = (attrs: AuthorizationAttributes, from: number, reasons?: string[], errors?: string[]): AuthorizationResult | Promise<AuthorizationResult> => {
     for (let i = from; i < authorizers.length; i++) {
       const r = authorizers[i].authorize(attrs);
       if (isPromise(r)) {
         return r.then((res) => {
           if (res.decision !== 'NoOpinion') return res;
           if (res.reason) (reasons ??= []).push(res.reason);
-          return decide(attrs, i + 1, reasons);
+          if (res.error !== undefined) (errors ??= []).push(res.error);
+          return decide(attrs, i + 1, reasons, errors);
         });
       }
       if (r.decision !== 'NoOpinion') return r;
       if (r.reason) (reasons ??= []).push(r.reason);
+      if (r.error !== undefined) (errors ??= []).push(r.error);
     }
-    return reasons ? { decision: 'NoOpinion', reason: reasons.join('\n') } : NO_OPINION;
+    if (!reasons && !errors) return NO_OPINION;
+    const result: AuthorizationResult = { decision: 'NoOpinion', reason: reasons ? reasons.join('\n') : '' };
+    // utilerrors.NewAggregate: one error as itself, several in brackets.
+    if (errors) result.error = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
+    return result;
   };
   return { authorize: (attrs) => decide(attrs, 0) };
 }

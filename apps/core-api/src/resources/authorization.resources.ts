@@ -77,6 +77,7 @@ async function review(authz: AuthorizationSet, obj: KubeObject, user: UserInfo):
   const status: Record<string, unknown> = { allowed: result.decision === 'Allow' };
   if (result.decision === 'Deny') status.denied = true;
   if (result.reason) status.reason = result.reason;
+  if (result.error !== undefined) status.evaluationError = result.error;
   return { ...obj, metadata: { ...obj.metadata, creationTimestamp: undefined }, status };
 }
 

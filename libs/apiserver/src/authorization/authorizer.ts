@@ -28,6 +28,11 @@ export interface AuthorizationResult {
   decision: AuthorizationDecision;
   /** Why; appended to the Forbidden message when the decision is not Allow and it is not empty. */
   reason: string;
+  /**
+   * An evaluation error beside the decision (kube's third return value: a webhook that failed, a match condition
+   * that did not evaluate). A request not allowed with an error answers 500; a review reports it as evaluationError.
+   */
+  error?: string;
 }
 
 /** Decides whether a request may proceed. Implementations must be cheap on the hot path (no storage round trip). */

@@ -67,6 +67,8 @@ export function withAuthorization(authorizer: Authorizer = alwaysAllowAuthorizer
       r.auditAnnotations[REASON_ANNOTATION] = result.reason;
     }
     if (result.decision === 'Allow') return next(r);
+    // kube: a decision other than Allow that came with an evaluation error is the server's failure (500), not a 403.
+    if (result.error !== undefined) return respondWithError(r.res, Errors.internal(new Error(result.error)));
     r.res.setHeader('X-Content-Type-Options', 'nosniff');
     return respondWithError(r.res, forbidden(attributes, result.reason));
   };
