@@ -6,7 +6,7 @@
  */
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasMetric, kubectlSession, startStack, tokenKubeconfig, type StackHarness } from '@test/support';
+import { hasMetric, kubectlSession, metricTotal, startStack, tokenKubeconfig, type StackHarness } from '@test/support';
 
 let stack: StackHarness;
 let tokenConfig = '';
@@ -88,6 +88,13 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
     for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'process_open_fds', 'nodejs_eventloop_lag_seconds', 'nodejs_heap_size_used_bytes', 'go_goroutines', 'go_memstats_heap_alloc_bytes', 'go_gc_duration_seconds_count']) {
       expect(hasMetric(metrics, name), name).toBe(true);
     }
+  });
+  it("observes the remaining lifetime of the admin's client certificate (apiserver_client_certificate_expiration_seconds)", async () => {
+    const metrics = await admin.ok(['get', '--raw', '/metrics']);
+    expect(metricTotal(metrics, 'apiserver_client_certificate_expiration_seconds_count')).toBeGreaterThan(0);
+    // The local PKI's admin certificate lives longer than a week: nothing in the buckets below 604800 s.
+    expect(metricTotal(metrics, 'apiserver_client_certificate_expiration_seconds_bucket', { le: '604800' })).toBe(0);
+    expect(metricTotal(metrics, 'apiserver_client_certificate_expiration_seconds_sum')).toBeGreaterThan(604800);
   });
 });
 

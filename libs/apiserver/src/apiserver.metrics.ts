@@ -45,3 +45,17 @@ export const rejectedRequests = metric(
   'apiserver_dropped_requests_total',
   () => new Counter({ name: 'apiserver_dropped_requests_total', help: 'Number of requests dropped with a TooManyRequests response.', labelNames: ['request_kind'] }),
 );
+
+/**
+ * kube's x509 authenticator metric: the remaining lifetime of the client certificate a request authenticated
+ * with (kube-prometheus' KubeClientCertificateExpiration alerts on its 1st percentile).
+ */
+export const clientCertificateExpiration = metric(
+  'apiserver_client_certificate_expiration_seconds',
+  () =>
+    new Histogram({
+      name: 'apiserver_client_certificate_expiration_seconds',
+      help: 'Distribution of the remaining lifetime on the certificate used to authenticate a request.',
+      buckets: [0, 1800, 3600, 7200, 21600, 43200, 86400, 172800, 345600, 604800, 2592000, 7776000, 15552000, 31104000],
+    }),
+);

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { CertificatePool, splitPem } from './certificate-pool.verifier';
+import { clientCertificateExpiration } from './apiserver.metrics';
 import type { UserInfo } from './resource.definition';
 import type { ServiceAccountTokenOptions, ServiceAccountTokens } from './serviceaccount/service-account.token';
 
@@ -29,7 +30,8 @@ export interface AuthenticationOptions {
   tokenReview?: (token: string) => Promise<UserInfo | undefined>;
 }
 
-type CertIdentity = { kind: 'user'; user: UserInfo } | { kind: 'proxy' } | { kind: 'none' };
+/** A client certificate's user carries the certificate's notAfter (epoch ms) for the expiration metric. */
+type CertIdentity = { kind: 'user'; user: UserInfo; notAfter: number } | { kind: 'proxy' } | { kind: 'none' };
 
 const NONE: CertIdentity = { kind: 'none' };
 const PROXY: CertIdentity = { kind: 'proxy' };
@@ -93,7 +95,11 @@ export class Authenticator {
     const identity = this.certIdentity(req.socket as TLSSocket);
     if (identity.kind === 'proxy') return this.fromHeaders(req);
     // kube's union tries x509 before tokens: a client presenting both is the certificate's user.
-    if (identity.kind === 'user') return identity.user;
+    if (identity.kind === 'user') {
+      // kube observes it on every request the certificate authenticates.
+      clientCertificateExpiration.observe((identity.notAfter - Date.now()) / 1000);
+      return identity.user;
+    }
     const token = this.bearer(req);
     return token === undefined ? undefined : (this.authenticateToken(token) ?? this.options.tokenReview?.(token));
   }
@@ -139,7 +145,7 @@ export class Authenticator {
     if (this.proxyCAs.verifies(leaf, intermediates) && (this.allowedNames.length === 0 || this.allowedNames.includes(cn))) return PROXY;
     if (cn && this.clientCAs.verifies(leaf, intermediates)) {
       const groups = asList(subject.O as string | string[] | undefined);
-      return { kind: 'user', user: { name: cn, groups: [...groups, 'system:authenticated'] } };
+      return { kind: 'user', user: { name: cn, groups: [...groups, 'system:authenticated'] }, notAfter: Date.parse(leaf.validTo) };
     }
     return NONE;
   }
