@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createServerApp, type RegistrationNatsTls } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditPolicy, type RequestLogOptions, type ServerConfig } from '@kube/apiserver';
+import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditPolicy, type RequestLogOptions, type ServerConfig, type StructuredAuthentication } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
@@ -149,6 +149,8 @@ export async function startStack(
     limits?: Pick<ServerConfig['server'], 'requestTimeoutMs' | 'readHeaderTimeoutMs'>;
     /** Encryption at rest for every server of the stack (KUBE_ENCRYPTION_PROVIDER_CONFIG). */
     encryption?: ServerConfig['encryption'];
+    /** KUBE_AUTHENTICATION_CONFIG for the front door and core-api (TokenReview), as npm start wires it. */
+    structuredAuthentication?: StructuredAuthentication;
   } = {},
 ): Promise<StackHarness> {
   const etcd = opts.etcd ?? (await startEtcd());
@@ -156,14 +158,15 @@ export async function startStack(
   const pki = opts.pki ?? (await ensurePki(join(dir, 'pki')));
   const nats = opts.natsUrl;
   const extra = { ...opts.limits, requestLog: opts.requestLog };
-  const core = await bootCoreApi({ ...serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), encryption: opts.encryption }, opts.bootstrapManifests);
+  const withStructured = (c: ServerConfig): ServerConfig => (opts.structuredAuthentication ? { ...c, server: { ...c.server, authentication: { ...c.server.authentication, structured: opts.structuredAuthentication } } } : c);
+  const core = await bootCoreApi(withStructured({ ...serverConfig(pki, etcd, await freePort(), 'core-api', extra, nats, opts.natsTls), encryption: opts.encryption }), opts.bootstrapManifests);
   const corePort = core.get(ApiServerLifecycle).port;
   const extensions = await createServerApp(ExtensionsModule.forRoot({ ...serverConfig(pki, etcd, await freePort(), 'extensions', extra, nats, opts.natsTls), encryption: opts.encryption }), { logger: ['error', 'warn'] });
   const extPort = extensions.get(ApiServerLifecycle).port;
   const ca = readFileSync(pki.caCert, 'utf8');
   const aggregator = await createServerApp(
     AggregatorModule.forRoot({
-      server: { ...serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats, opts.natsTls), encryption: opts.encryption },
+      server: withStructured({ ...serverConfig(pki, etcd, await freePort(), 'aggregator', extra, nats, opts.natsTls), encryption: opts.encryption }),
       proxyClient: { certPem: readFileSync(pki.frontProxyClientCert, 'utf8'), keyPem: readFileSync(pki.frontProxyClientKey, 'utf8') },
       backends: [
         { name: 'core-api', url: `https://127.0.0.1:${corePort}`, caPem: ca },

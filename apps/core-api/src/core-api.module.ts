@@ -58,7 +58,7 @@ function serviceAccountIssuance(config: ServerConfig, storage: Storage): Paramet
   return {
     tokens,
     stores: { pods: storage.resource({ group: '', resource: 'pods' }, 'pods'), secrets: storage.resource({ group: '', resource: 'secrets' }, 'secrets') },
-    authenticate: (token, audiences) => authenticator.authenticateToken(token, audiences),
+    authenticate: (token, audiences) => authenticator.reviewToken(token, audiences),
   };
 }
 

@@ -6,6 +6,7 @@ import { CertificatePool, splitPem } from './certificate-pool.verifier';
 import { clientCertificateExpiration } from './apiserver.metrics';
 import type { UserInfo } from './resource.definition';
 import type { ServiceAccountTokenOptions, ServiceAccountTokens } from './serviceaccount/service-account.token';
+import type { StructuredAuthentication } from './authentication/structured.authentication';
 
 export { splitPem };
 
@@ -26,9 +27,13 @@ export interface AuthenticationOptions {
   tokens?: Map<string, UserInfo>;
   /** Service-account JWTs (kube's --service-account-* flags); the server builds their authenticator from its storage. */
   serviceAccounts?: ServiceAccountTokenOptions;
+  /** KUBE_AUTHENTICATION_CONFIG (kube's --authentication-config): JWT authenticators and the anonymous section; one per process. */
+  structured?: StructuredAuthentication;
   /** Bearer tokens none of the above know, asked of the control plane (an aggregated server's TokenReviews). */
   tokenReview?: (token: string) => Promise<UserInfo | undefined>;
 }
+
+type MaybeUser = UserInfo | undefined | Promise<UserInfo | undefined>;
 
 /** A client certificate's user carries the certificate's notAfter (epoch ms) for the expiration metric. */
 type CertIdentity = { kind: 'user'; user: UserInfo; notAfter: number } | { kind: 'proxy' } | { kind: 'none' };
@@ -101,7 +106,38 @@ export class Authenticator {
       return identity.user;
     }
     const token = this.bearer(req);
-    return token === undefined ? undefined : (this.authenticateToken(token) ?? this.options.tokenReview?.(token));
+    if (token === undefined) return undefined;
+    const known = this.authenticateToken(token);
+    if (known) return known;
+    // kube's token union order: static tokens, service accounts, then the JWT authenticators, then a webhook.
+    const jwt = this.options.structured?.authenticate(token);
+    const review = this.options.tokenReview;
+    if (!review) return jwt;
+    if (jwt === undefined) return review(token);
+    return jwt instanceof Promise ? jwt.then((u) => u ?? review(token)) : jwt;
+  }
+
+  /**
+   * A TokenReview's answer: a static or service-account token for `audiences`, else a JWT authenticator's user
+   * (kube wraps those audience-agnostic: only when the audiences asked include one of the server's).
+   */
+  reviewToken(token: string, audiences?: readonly string[]): MaybeUser {
+    const known = this.authenticateToken(token, audiences);
+    if (known || !this.options.structured) return known;
+    const apiAudiences = this.serviceAccountTokens?.apiAudiences ?? [];
+    if (audiences?.length && !audiences.some((a) => apiAudiences.includes(a))) return undefined;
+    return this.options.structured.authenticate(token);
+  }
+
+  /**
+   * Whether a request nobody authenticated is system:anonymous on this path: the authentication configuration's
+   * anonymous section when it has one (kube: it replaces --anonymous-auth; a bearer token that failed is 401 there,
+   * as kube's bearer-token authenticator fails the request), else the public paths only.
+   */
+  anonymousAllowed(path: string, req?: IncomingMessage): boolean {
+    const configured = this.options.structured?.anonymousAllowed(path);
+    if (configured === undefined) return isPublicPath(path);
+    return configured && (!req || this.bearer(req) === undefined);
   }
 
   /** A bearer token's identity: a static token, else a service-account JWT (kube's union of token authenticators). */

@@ -8,6 +8,7 @@ import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
 import { profilingFromEnv } from './debug/profiling.handler';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
+import { StructuredAuthentication } from './authentication/structured.authentication';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
 export interface ServerConfig {
@@ -167,6 +168,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
         requestHeader: requestHeaderFromEnv(),
         tokens: tokenFile ? parseTokenFile(readFileSync(tokenFile, 'utf8'), tokenFile) : undefined,
         serviceAccounts: serviceAccountOptionsFromEnv(),
+        structured: structuredAuthenticationFromEnv(component),
       },
       maxRequestsInFlight: Number(env('KUBE_MAX_REQUESTS_INFLIGHT', '400')),
       maxMutatingRequestsInFlight: Number(env('KUBE_MAX_MUTATING_REQUESTS_INFLIGHT', '200')),
@@ -178,6 +180,25 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       profiling: profilingFromEnv(),
     },
   };
+}
+
+/**
+ * KUBE_AUTHENTICATION_CONFIG (kube's --authentication-config): an AuthenticationConfiguration whose JWT
+ * authenticators verify bearer tokens, reloaded when the file changes; an invalid file stops the server at start-up.
+ * A JWT authenticator may not claim the service-account issuer (kube's disallowed issuers).
+ */
+export function structuredAuthenticationFromEnv(component: string, e: Readonly<Record<string, string | undefined>> = process.env): StructuredAuthentication | undefined {
+  const path = e.KUBE_AUTHENTICATION_CONFIG;
+  if (!path) return undefined;
+  const logger = new Logger('Authentication');
+  try {
+    return StructuredAuthentication.fromFile(path, {
+      disallowedIssuers: [e.KUBE_SERVICE_ACCOUNT_ISSUER || DEFAULT_SERVICE_ACCOUNT_ISSUER],
+      log: (m) => logger.warn(`${component}: ${m}`),
+    });
+  } catch (err) {
+    throw new Error(`failed to load authentication configuration from file ${JSON.stringify(path)}: ${(err as Error).message}`);
+  }
 }
 
 /** Encryption at rest from KUBE_ENCRYPTION_PROVIDER_CONFIG; an invalid file stops the server at start-up, as kube's does. */

@@ -129,16 +129,16 @@ export function authorizationResources(authz: AuthorizationSet): ResourceDefinit
   ];
 }
 
-/** Who a bearer token is, for the audiences asked (all of the server's when none). */
-export type TokenAuthenticator = (token: string, audiences?: readonly string[]) => UserInfo | undefined;
+/** Who a bearer token is, for the audiences asked (all of the server's when none); a promise for a JWT authenticator's token. */
+export type TokenAuthenticator = (token: string, audiences?: readonly string[]) => UserInfo | undefined | Promise<UserInfo | undefined>;
 
 /** TokenReview (pkg/registry/authentication/tokenreview): whether a token authenticates, and as whom. */
 export function tokenReviewResource(authenticate: TokenAuthenticator, apiAudiences: readonly string[]): ResourceDefinition {
-  return reviewResource('TokenReview', 'tokenreviews', false, AUTHN, 'v1', (obj) => {
+  return reviewResource('TokenReview', 'tokenreviews', false, AUTHN, 'v1', async (obj) => {
     const spec = (isRecord((obj as KubeObject & { spec?: unknown }).spec) ? (obj as KubeObject & { spec?: unknown }).spec : {}) as { token?: unknown; audiences?: unknown };
     if (typeof spec.token !== 'string' || !spec.token) throw Errors.badRequest('token is required for TokenReview in authentication');
     const asked = Array.isArray(spec.audiences) ? spec.audiences.filter((a): a is string => typeof a === 'string') : [];
-    const user = authenticate(spec.token, asked.length ? asked : undefined);
+    const user = await authenticate(spec.token, asked.length ? asked : undefined);
     const status: Record<string, unknown> = { user: {} };
     if (user) {
       const u: Record<string, unknown> = { username: user.name };

@@ -1,0 +1,221 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StructuredAuthentication } from '@kube/apiserver';
+import { runKubectl, tempDir } from '@kube/testing';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+import { kubectlSession } from '../support/kubectl.session';
+import { TestOidcIssuer } from '../support/oidc.issuer';
+import { until } from '../support/until';
+import { tokenKubeconfig } from '../support/user.kubeconfig';
+
+/**
+ * KUBE_AUTHENTICATION_CONFIG end to end: a test OIDC issuer (HTTPS, its own CA, discovery and JWKS) signs ID
+ * tokens; the front door maps them to users with the example of kube's documentation (only the issuer's URL, CA
+ * and audiences changed), real kubectl 1.27 and 1.33 use them with --token.
+ */
+let stack: StackHarness;
+let issuer: TestOidcIssuer;
+let auth: StructuredAuthentication;
+let configPath: string;
+let kubeconfig: string;
+const admin = kubectlSession('1.33', () => stack.kubeconfig);
+const ns = 'oidc-users';
+
+/** kube's documented AuthenticationConfiguration (docs/reference/access-authn-authz/authentication.md), pointed at the test issuer. */
+function documentedConfig(i: TestOidcIssuer, usernameSuffix = ':external-user'): string {
+  const ca = i.caPem.trim().split('\n').map((l) => `      ${l}`).join('\n');
+  return `apiVersion: apiserver.config.k8s.io/v1beta1
+kind: AuthenticationConfiguration
+# list of authenticators to authenticate Kubernetes users using JWT compliant tokens.
+# the maximum number of allowed authenticators is 64.
+jwt:
+- issuer:
+    # url must be unique across all authenticators.
+    # url must not conflict with issuer configured in --service-account-issuer.
+    url: ${i.url} # Same as --oidc-issuer-url.
+    # PEM encoded CA certificates used to validate the connection when fetching
+    # discovery information. If not set, the system verifier will be used.
+    # Same value as the content of the file referenced by the --oidc-ca-file flag.
+    certificateAuthority: |
+${ca}
+    # audiences is the set of acceptable audiences the JWT must be issued to.
+    # At least one of the entries must match the "aud" claim in presented JWTs.
+    audiences:
+    - my-app # Same as --oidc-client-id.
+    - my-other-app
+    # this is required to be set to "MatchAny" when multiple audiences are specified.
+    audienceMatchPolicy: MatchAny
+  # rules applied to validate token claims to authenticate users.
+  claimValidationRules:
+    # Same as --oidc-required-claim key=value.
+  - claim: hd
+    requiredValue: example.com
+    # Instead of claim and requiredValue, you can use expression to validate the claim.
+    # expression is a CEL expression that evaluates to a boolean.
+    # all the expressions must evaluate to true for validation to succeed.
+  - expression: 'claims.hd == "example.com"'
+    # Message customizes the error message seen in the API server logs when the validation fails.
+    message: the hd claim must be set to example.com
+  - expression: 'claims.exp - claims.nbf <= 86400'
+    message: total token lifetime must not exceed 24 hours
+  claimMappings:
+    # username represents an option for the username attribute.
+    # This is the only required attribute.
+    username:
+      # Same as --oidc-username-claim. Mutually exclusive with username.expression.
+      # claim: "sub"
+      # Same as --oidc-username-prefix. Mutually exclusive with username.expression.
+      # if username.claim is set, username.prefix is required.
+      # Explicitly set it to "" if no prefix is desired.
+      # prefix: ""
+      # Mutually exclusive with username.claim and username.prefix.
+      # expression is a CEL expression that evaluates to a string.
+      expression: 'claims.username + "${usernameSuffix}"'
+    # groups represents an option for the groups attribute.
+    groups:
+      # Same as --oidc-groups-claim. Mutually exclusive with groups.expression.
+      # claim: "sub"
+      # Same as --oidc-groups-prefix. Mutually exclusive with groups.expression.
+      # if groups.claim is set, groups.prefix is required.
+      # Explicitly set it to "" if no prefix is desired.
+      # prefix: ""
+      # Mutually exclusive with groups.claim and groups.prefix.
+      # expression is a CEL expression that evaluates to a string or a list of strings.
+      expression: 'claims.roles.split(",")'
+    # uid represents an option for the uid attribute.
+    uid:
+      # Mutually exclusive with uid.expression.
+      # claim: 'sub'
+      # Mutually exclusive with uid.claim
+      # expression is a CEL expression that evaluates to a string.
+      expression: 'claims.sub'
+    # extra attributes to be added to the UserInfo object. Keys must be domain-prefix path and must be unique.
+    extra:
+    - key: 'example.com/tenant'
+      # valueExpression is a CEL expression that evaluates to a string or a list of strings.
+      valueExpression: 'claims.tenant'
+  # validation rules applied to the final user object.
+  userValidationRules:
+    # expression is a CEL expression that evaluates to a boolean.
+    # all the expressions must evaluate to true for the user to be valid.
+  - expression: "!user.username.startsWith('system:')"
+    # Message customizes the error message seen in the API server logs when the validation fails.
+    message: 'username cannot used reserved system: prefix'
+  - expression: "user.groups.all(group, !group.startsWith('system:'))"
+    message: 'groups cannot used reserved system: prefix'
+`;
+}
+
+const claims = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ aud: 'my-app', sub: 'uid-jane', username: 'jane', roles: 'developers,readers', tenant: 'acme', hd: 'example.com', ...over });
+
+beforeAll(async () => {
+  issuer = await TestOidcIssuer.start();
+  configPath = join(tempDir('authn-config'), 'authentication-config.yaml');
+  writeFileSync(configPath, documentedConfig(issuer));
+  auth = StructuredAuthentication.fromFile(configPath, { reloadIntervalMs: 200 });
+  stack = await startStack({ structuredAuthentication: auth, controllerManager: false });
+  kubeconfig = tokenKubeconfig(stack);
+  await admin.ok(['create', 'namespace', ns]);
+  // RBAC for the mapped user and group, never for the raw claim values.
+  await admin.ok(['create', 'role', 'configmap-writer', '--verb=get,list,create', '--resource=configmaps', `--namespace=${ns}`]);
+  await admin.ok(['create', 'role', 'configmap-reader', '--verb=get,list', '--resource=configmaps', `--namespace=${ns}`]);
+  await admin.ok(['create', 'rolebinding', 'jane-writes', '--role=configmap-writer', '--user=jane:external-user', `--namespace=${ns}`]);
+  await admin.ok(['create', 'rolebinding', 'readers-read', '--role=configmap-reader', '--group=readers', `--namespace=${ns}`]);
+}, 180_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  auth?.stop();
+  await issuer?.stop();
+});
+
+describe.each(['1.27', '1.33'])('kubectl %s with an OIDC ID token', (version) => {
+  const kubectl = (token: string, args: string[]) => runKubectl([`--token=${token}`, ...args], { kubeconfig, version });
+
+  it('is the mapped user: whoami shows the username, groups and extra the claim mappings make', async () => {
+    const r = await kubectl(issuer.token(claims()), ['auth', 'whoami', '-o', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const review = JSON.parse(r.stdout) as { status: { userInfo: Record<string, unknown> } };
+    expect(review.status.userInfo).toEqual({ username: 'jane:external-user', uid: 'uid-jane', groups: ['developers', 'readers', 'system:authenticated'], extra: { 'example.com/tenant': ['acme'] } });
+  });
+
+  it('is authorized by RBAC as the mapped user and groups', async () => {
+    const jane = issuer.token(claims());
+    const created = await kubectl(jane, ['create', 'configmap', `from-jane-${version.replace('.', '-')}`, '--from-literal=a=1', `--namespace=${ns}`]);
+    expect(created.code, created.stderr).toBe(0);
+    // A reader (the group binding) can list but not create; cluster-wide, nobody bound them.
+    const reader = issuer.token(claims({ username: 'rita', sub: 'uid-rita', roles: 'readers' }));
+    expect((await kubectl(reader, ['get', 'configmaps', `--namespace=${ns}`])).code).toBe(0);
+    const denied = await kubectl(reader, ['create', 'configmap', 'nope', `--namespace=${ns}`]);
+    expect(denied.code).not.toBe(0);
+    expect(denied.stderr).toContain(`configmaps is forbidden: User "rita:external-user" cannot create resource "configmaps" in API group "" in the namespace "${ns}"`);
+  });
+
+  it("gets kube's 401 for a token failing a rule, expired, for another audience or from another issuer", async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const other = await TestOidcIssuer.start({ path: '/elsewhere' });
+    try {
+      const refused: [string, string][] = [
+        ['claim validation rule', issuer.token(claims({ hd: 'evil.example' }))],
+        ['CEL claim validation rule', issuer.token(claims({ nbf: now, exp: now + 2 * 86400 }))],
+        ['user validation rule', issuer.token(claims({ username: 'system:admin' }))],
+        ['expired', issuer.token(claims({ iat: now - 7200, nbf: now - 7200, exp: now - 3600 }))],
+        ['wrong audience', issuer.token(claims({ aud: 'someone-else' }))],
+        ['wrong issuer', other.token(claims())],
+      ];
+      for (const [why, token] of refused) {
+        const r = await kubectl(token, ['get', 'configmaps', `--namespace=${ns}`]);
+        expect(r.code, why).not.toBe(0);
+        expect(r.stderr, why).toContain('error: You must be logged in to the server (Unauthorized)');
+        const raw = await stack.request('GET', `/api/v1/namespaces/${ns}/configmaps`, { anonymous: true, headers: { Authorization: `Bearer ${token}` } });
+        expect(raw.status, why).toBe(401);
+        expect(raw.json(), why).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      }
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe('the issuer and the file', () => {
+  it('a TokenReview sees the mapped user', async () => {
+    const token = issuer.token(claims({ username: 'reviewed' }));
+    const r = await stack.request('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body: JSON.stringify({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } }) });
+    expect(r.status).toBe(201);
+    expect(r.json<{ status: Record<string, unknown> }>().status).toMatchObject({ authenticated: true, user: { username: 'reviewed:external-user', uid: 'uid-jane', groups: ['developers', 'readers', 'system:authenticated'], extra: { 'example.com/tenant': ['acme'] } } });
+  });
+
+  it('picks up a key rotated at the issuer (a new kid)', async () => {
+    issuer.rotate('ES256', true);
+    const token = issuer.token(claims({ username: 'rotated' }));
+    expect(
+      await until(async () => {
+        const r = await runKubectl([`--token=${token}`, 'auth', 'whoami', '-o', 'json'], { kubeconfig, version: '1.33' });
+        return r.code === 0 && r.stdout.includes('rotated:external-user');
+      }, 30_000),
+    ).toBe(true);
+  });
+
+  it('reloads the file when it changes, keeps the last good one when it breaks, and exposes the metrics', async () => {
+    writeFileSync(configPath, documentedConfig(issuer, ':v2'));
+    const token = issuer.token(claims({ username: 'reload' }));
+    expect(
+      await until(async () => {
+        const r = await runKubectl([`--token=${token}`, 'auth', 'whoami', '-o', 'json'], { kubeconfig, version: '1.33' });
+        return r.stdout.includes('reload:v2');
+      }, 30_000),
+    ).toBe(true);
+    writeFileSync(configPath, 'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer: {url: "http://not-https"}\n');
+    const metrics = async (): Promise<string> => (await stack.request('GET', '/metrics')).body;
+    expect(await until(async () => /apiserver_authentication_config_controller_automatic_reloads_total\{status="failure",apiserver_id_hash="sha256:[0-9a-f]+"\} 1/.test(await metrics()), 30_000)).toBe(true);
+    const fresh = issuer.token(claims({ username: 'still' }));
+    const r = await runKubectl([`--token=${fresh}`, 'auth', 'whoami', '-o', 'json'], { kubeconfig, version: '1.33' });
+    expect(r.stdout).toContain('still:v2');
+    const text = await metrics();
+    expect(text).toMatch(/apiserver_authentication_config_controller_automatic_reloads_total\{status="success",apiserver_id_hash="sha256:[0-9a-f]+"\} 1/);
+    expect(text).toMatch(/apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds\{status="success",apiserver_id_hash="sha256:[0-9a-f]+"\} \d/);
+    expect(text).toMatch(/apiserver_authentication_jwt_authenticator_latency_seconds_bucket\{le="[0-9.]+",result="success",jwt_issuer_hash="sha256:[0-9a-f]{64}"\}/);
+  });
+});

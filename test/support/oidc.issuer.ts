@@ -1,0 +1,99 @@
+import { generateKeyPairSync, randomUUID, sign, constants, type KeyObject } from 'node:crypto';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { createCertificateAuthority, issueCertificate } from '@kube/pki';
+
+export type TestSigningAlg = 'RS256' | 'RS384' | 'RS512' | 'PS256' | 'ES256' | 'ES384' | 'ES512';
+
+interface SigningKey {
+  kid: string;
+  alg: TestSigningAlg;
+  privateKey: KeyObject;
+  publicJwk: Record<string, unknown>;
+}
+
+/**
+ * A test OpenID Connect issuer: an HTTPS server with its own CA serving /.well-known/openid-configuration and a
+ * JWKS, whose keys (made with node:crypto) sign ID tokens. Keys rotate on demand; it counts JWKS fetches.
+ */
+export class TestOidcIssuer {
+  private keys: SigningKey[] = [];
+  jwksFetches = 0;
+  discoveryFetches = 0;
+
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+    readonly caPem: string,
+  ) {}
+
+  static async start(opts: { path?: string } = {}): Promise<TestOidcIssuer> {
+    const ca = await createCertificateAuthority({ commonName: 'test-oidc-ca' });
+    const serving = await issueCertificate(ca, { commonName: 'oidc.test', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: 'server' });
+    let issuer: TestOidcIssuer | undefined;
+    const server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
+      const i = issuer;
+      if (!i) return void res.writeHead(503).end();
+      const path = (req.url ?? '').split('?')[0];
+      const base = new URL(i.url).pathname.replace(/\/$/, '');
+      if (path === `${base}/.well-known/openid-configuration`) {
+        i.discoveryFetches++;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return void res.end(JSON.stringify({ issuer: i.url, jwks_uri: `${i.origin}${base}/keys`, id_token_signing_alg_values_supported: ['RS256', 'ES256'] }));
+      }
+      if (path === `${base}/keys`) {
+        i.jwksFetches++;
+        res.writeHead(200, { 'Content-Type': 'application/json' });
+        return void res.end(JSON.stringify({ keys: i.keys.map((k) => k.publicJwk) }));
+      }
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    issuer = new TestOidcIssuer(server, `https://127.0.0.1:${port}${opts.path ?? ''}`, ca.certPem);
+    issuer.rotate('RS256');
+    return issuer;
+  }
+
+  get origin(): string {
+    return new URL(this.url).origin;
+  }
+
+  /** The kid the next tokens are signed with. */
+  get currentKid(): string {
+    return this.keys[this.keys.length - 1].kid;
+  }
+
+  /** A new signing key (published beside the old ones unless `dropOld`); tokens are signed with it from now on. */
+  rotate(alg: TestSigningAlg = 'RS256', dropOld = false): string {
+    const { privateKey, publicKey } = alg.startsWith('ES')
+      ? generateKeyPairSync('ec', { namedCurve: { ES256: 'P-256', ES384: 'P-384', ES512: 'P-521' }[alg as 'ES256'] })
+      : generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const kid = randomUUID();
+    const publicJwk = { ...publicKey.export({ format: 'jwk' }), kid, use: 'sig', alg };
+    if (dropOld) this.keys = [];
+    this.keys.push({ kid, alg, privateKey, publicJwk });
+    return kid;
+  }
+
+  /** A signed ID token: iss, iat, nbf and exp (one hour) filled in unless given. */
+  token(claims: Record<string, unknown>, opts: { kid?: string; alg?: TestSigningAlg } = {}): string {
+    const key = opts.kid ? this.keys.find((k) => k.kid === opts.kid) : this.keys[this.keys.length - 1];
+    if (!key) throw new Error('no such key');
+    const alg = opts.alg ?? key.alg;
+    const now = Math.floor(Date.now() / 1000);
+    const payload = { iss: this.url, iat: now, nbf: now, exp: now + 3600, ...claims };
+    const enc = (v: unknown): string => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const input = `${enc({ alg, kid: key.kid, typ: 'JWT' })}.${enc(payload)}`;
+    const hash = `sha${alg.slice(2)}`;
+    const signature = alg.startsWith('PS')
+      ? sign(hash, Buffer.from(input), { key: key.privateKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST })
+      : sign(hash, Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${signature.toString('base64url')}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
