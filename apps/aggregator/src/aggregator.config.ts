@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { loadAuditPolicy, serverConfigFromEnv, type AuditPolicy, type ServerConfig } from '@kube/apiserver';
+import { auditOptionsFromEnv, loadAuditPolicy, serverConfigFromEnv, type AuditOptions, type AuditPolicy, type ServerConfig } from '@kube/apiserver';
 import type { AuthorizationMode } from '@kube/authorization';
 import { type GroupOwnership, groupOwnershipWith } from '@kube/registration';
 import type { ProxyClientCertificate } from './proxy/backend.target';
@@ -18,6 +18,8 @@ export interface AggregatorConfig {
   auditLogPath?: string;
   /** KUBE_AUDIT_POLICY_FILE (kube's --audit-policy-file), loaded and validated at start-up. */
   auditPolicy?: AuditPolicy;
+  /** kube's audit backends: the log (KUBE_AUDIT_LOG_*, rotation) and the webhook (KUBE_AUDIT_WEBHOOK_*); overrides auditLogPath. */
+  audit?: AuditOptions;
   /** KUBE_AUTHORIZATION_MODE by default. */
   authorizationMode?: AuthorizationMode;
   /** An AuthorizationConfiguration file (KUBE_AUTHORIZATION_CONFIG by default). */
@@ -30,6 +32,7 @@ export interface AggregatorConfig {
  * Environment of the aggregator, on top of the common server variables: KUBE_PROXY_CLIENT_CERT_FILE/_KEY_FILE
  * (front-proxy client certificate), KUBE_AGGREGATOR_BACKENDS ("core-api=https://127.0.0.1:6444,…"),
  * KUBE_BACKEND_CA_FILE (CA of the backends' serving certificates), KUBE_AUDIT_LOG_PATH, KUBE_AUDIT_POLICY_FILE (a bad policy refuses to start with kube's message),
+ * the other KUBE_AUDIT_LOG_… and KUBE_AUDIT_WEBHOOK_… variables (kube's --audit-log-… and --audit-webhook-… flags),
  * KUBE_REGISTRATION_GROUP_OWNERS ("wardle.example.com=sample-apiserver,…": groups only that service may announce).
  */
 export function aggregatorConfigFromEnv(): AggregatorConfig {
@@ -51,6 +54,7 @@ export function aggregatorConfigFromEnv(): AggregatorConfig {
     backends,
     auditLogPath: process.env.KUBE_AUDIT_LOG_PATH,
     auditPolicy: process.env.KUBE_AUDIT_POLICY_FILE ? auditPolicyFrom(process.env.KUBE_AUDIT_POLICY_FILE) : undefined,
+    audit: auditOptionsFromEnv(),
     groupOwnership: groupOwnershipWith(process.env.KUBE_REGISTRATION_GROUP_OWNERS),
   };
 }

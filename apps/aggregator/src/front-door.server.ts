@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -22,6 +22,8 @@ export interface FrontDoorOptions {
   readHeaderTimeoutMs?: number;
   auditLogPath?: string;
   auditPolicy?: AuditPolicy;
+  /** The audit backends (log with rotation, webhook); without it, a log at auditLogPath with kube's defaults. */
+  audit?: AuditOptions;
   requestLog?: RequestLogOptions;
   /** Decides every request, proxied ones and impersonation included, before it is served or proxied (default: allow all). */
   authorizer?: Authorizer;
@@ -52,7 +54,7 @@ export class FrontDoor {
   ) {
     // Service-account tokens are verified against the ServiceAccounts the local server's informer holds.
     this.authn = new Authenticator(options.authentication, local.serviceAccountTokens);
-    this.audit = new AuditLog(options.auditLogPath, options.auditPolicy);
+    this.audit = new AuditLog(options.audit ? buildAuditBackend(options.audit) : options.auditLogPath, options.auditPolicy);
     const authorizer = options.authorizer;
     this.chain = buildHandlerChain((r) => this.route(r), {
       ...options,
@@ -82,8 +84,9 @@ export class FrontDoor {
 
   async close(): Promise<void> {
     this.shuttingDown = true;
-    this.audit.close();
     if (this.server) await closeGracefully(this.server);
+    // After the last request: what a batch webhook still buffers is sent (kube's backend Shutdown).
+    await this.audit.close();
   }
 
   /** After the chain: what the front door answers itself, else the group/version's owner (local or proxied). */

@@ -40,6 +40,8 @@ export { parseRequestInfo, type RequestInfo } from './request-info';
 export { AuditLog } from './logging/audit.log';
 export { loadAuditPolicy, parseAuditPolicy, AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy, type PolicyRule, type AuditLevel, type AuditStage } from './audit/audit.policy';
 export type { AuditEvent } from './audit/audit.event';
+export { auditOptionsFromEnv, buildAuditBackend, defaultAuditOptions, validateAuditOptions, type AuditOptions, type AuditLogOptions, type AuditWebhookOptions, type AuditMode } from './audit/audit.options';
+export type { AuditBackend } from './audit/audit.backend';
 export { ApiRequest, respondWithError, type Filter, type RequestHandler, type UpgradeConnection } from './filters/api-request';
 export { buildHandlerChain, type HandlerChainConfig } from './filters/handler-chain';
 export { authorizationAttributes, forbidden, forbiddenMessage } from './filters/with-authorization';

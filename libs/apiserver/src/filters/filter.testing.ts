@@ -67,7 +67,8 @@ export class MemoryAudit extends AuditLog {
   override get enabled(): boolean {
     return true;
   }
-  override write(event: AuditEvent): void {
+  override write(event: AuditEvent): boolean {
     this.events.push(event);
+    return true;
   }
 }

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '@kube/testing';
 import type { AuditPolicy } from '../audit/audit.policy';
 import { AuditLog } from '../logging/audit.log';
+import { auditRequestsRejectedTotal } from '../audit/audit.metrics';
+import { RecordingBackend } from '../audit/audit.testing';
 import type { Filter, RequestHandler } from './api-request';
 import { MemoryAudit, serveFilters, type TestServer } from './filter.testing';
 import { withAudit, withFailedAuthenticationAudit } from './with-audit';
@@ -123,6 +125,24 @@ describe('withAudit', () => {
     const lines = (): Array<Record<string, unknown>> => (existsSync(path) ? readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : []);
     for (let i = 0; i < 100 && lines().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lines()).toEqual([expect.objectContaining({ kind: 'Event', level: 'Metadata', stage: 'ResponseComplete', auditID: 'audit-1', verb: 'update', objectRef: { resource: 'configmaps', namespace: 'a', name: 'c', apiVersion: 'v1' } })]);
+  });
+
+  it('blocking-strict: a request whose RequestReceived event the backend failed is refused with a 500 Status and counted', async () => {
+    const backend = new RecordingBackend(false, 10);
+    await serve(new AuditLog(backend, policy([{ level: 'Metadata' }])));
+    const before = (await auditRequestsRejectedTotal.get()).values[0]?.value ?? 0;
+    const r = await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'c' } }));
+    expect(r.status).toBe(500);
+    expect(JSON.parse(r.body)).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'InternalError', code: 500, message: 'Internal Server Error: "/api/v1/namespaces/a/configmaps": failed to store audit event' });
+    expect(backend.batches.map((b) => b[0].stage)).toEqual(['RequestReceived']);
+    expect(((await auditRequestsRejectedTotal.get()).values[0]?.value ?? 0) - before).toBe(1);
+  });
+
+  it('blocking: the request waits for each stage the backend handles and is served', async () => {
+    const backend = new RecordingBackend(true, 10);
+    await serve(new AuditLog(backend, policy([{ level: 'Metadata' }])));
+    expect((await server.request('POST', '/api/v1/namespaces/a/configmaps', headers, JSON.stringify({ metadata: { name: 'c' } }))).status).toBe(201);
+    expect(backend.batches.map((b) => b[0].stage)).toEqual(['RequestReceived', 'ResponseComplete']);
   });
 
   it('is not in the chain at all without an audit log', () => {

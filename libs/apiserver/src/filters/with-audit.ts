@@ -1,10 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { decodeKubeProtobuf } from '@kube/apimachinery';
+import { decodeKubeProtobuf, StatusError } from '@kube/apimachinery';
 import { auditUser, microTime, objectRef, responseStatus, sourceIPs, withoutManagedFields, type AuditEvent } from '../audit/audit.event';
-import type { AuditDecision, AuditStage } from '../audit/audit.policy';
+import { auditLevelTotal, auditRequestsRejectedTotal } from '../audit/audit.metrics';
+import { AUDIT_LEVELS, type AuditDecision, type AuditLevel, type AuditStage } from '../audit/audit.policy';
 import type { AuditLog } from '../logging/audit.log';
 import type { UserInfo } from '../resource.definition';
-import { whenAnswered, type ApiRequest, type Filter } from './api-request';
+import { respondWithError, whenAnswered, type ApiRequest, type Filter } from './api-request';
+
+/** apiserver_audit_level_total's children, bound once. */
+const levelCounters = Object.fromEntries(AUDIT_LEVELS.map((l) => [l, auditLevelTotal.labels(l)])) as Record<AuditLevel, { inc(): void }>;
 
 /** Bodies larger than this are not copied into an event (kube has no cap; a log line of many MiB helps nobody). */
 const MAX_BODY_BYTES = 1 << 20;
@@ -100,21 +104,22 @@ class AuditedRequest {
     }
   }
 
-  requestReceived(): void {
-    this.emit('RequestReceived', 0);
+  requestReceived(): boolean | Promise<boolean> {
+    return this.emit('RequestReceived', 0);
   }
 
-  complete(code: number): void {
-    this.emit('ResponseComplete', code);
+  complete(code: number): boolean | Promise<boolean> {
+    return this.emit('ResponseComplete', code);
   }
 
   panic(err: unknown): void {
-    this.emit('Panic', 500, { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 });
+    void this.emit('Panic', 500, { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${err instanceof Error ? err.message : String(err)}`, reason: 'InternalError', code: 500 });
   }
 
-  private emit(stage: AuditStage, code: number, status?: AuditEvent['responseStatus']): void {
+  /** The backend's answer: a promise only when a blocking backend makes the request wait (kube's ProcessEventStage). */
+  private emit(stage: AuditStage, code: number, status?: AuditEvent['responseStatus']): boolean | Promise<boolean> {
     const { decision, r } = this;
-    if (decision.omitStages.has(stage)) return;
+    if (decision.omitStages.has(stage)) return true;
     const final = stage === 'ResponseComplete' || stage === 'Panic';
     const trim = decision.omitManagedFields ? withoutManagedFields : (o: unknown): unknown => o;
     const requestObject = final ? this.requestBody?.json() : undefined;
@@ -140,7 +145,7 @@ class AuditedRequest {
       stageTimestamp: microTime(),
       annotations: r.auditAnnotations && Object.keys(r.auditAnnotations).length ? { ...r.auditAnnotations } : undefined,
     };
-    this.audit.write(event);
+    return this.audit.write(event);
   }
 }
 
@@ -154,10 +159,19 @@ export function withAudit(audit: AuditLog | undefined): Filter {
   return (next) => async (r) => {
     const user = r.user;
     const decision = audit.policy.decide({ user, info: r.info });
+    levelCounters[decision.level].inc();
     if (decision.level === 'None') return next(r);
     r.auditAnnotations = {};
     const audited = new AuditedRequest(audit, r, decision, user);
-    audited.requestReceived();
+    let received = audited.requestReceived();
+    if (received !== true) {
+      received = await received;
+      // blocking-strict: a request whose RequestReceived event was not stored is refused (kube's words, as a Status).
+      if (!received) {
+        auditRequestsRejectedTotal.inc();
+        return respondWithError(r.res, new StatusError(500, 'InternalError', `Internal Server Error: ${JSON.stringify(r.req.url ?? '/')}: failed to store audit event`));
+      }
+    }
     let code: number;
     try {
       code = await next(r);
@@ -165,7 +179,9 @@ export function withAudit(audit: AuditLog | undefined): Filter {
       audited.panic(err);
       throw err;
     }
-    audited.complete(code || r.res.statusCode);
+    const completed = audited.complete(code || r.res.statusCode);
+    // A blocking backend holds the request until its last event is handled, as kube's does.
+    if (completed !== true && completed !== false) await completed;
     return code;
   };
 }
@@ -181,7 +197,7 @@ export function withFailedAuthenticationAudit(audit: AuditLog | undefined): Filt
       if (r.user) return;
       const decision = audit.policy.decide({ user: undefined, info: r.info });
       if (decision.level === 'None' || decision.omitStages.has('ResponseStarted')) return;
-      audit.write({
+      void audit.write({
         kind: 'Event',
         apiVersion: 'audit.k8s.io/v1',
         level: decision.level,

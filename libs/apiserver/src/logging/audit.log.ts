@@ -1,41 +1,47 @@
-import { createWriteStream, fchmod, type WriteStream } from 'node:fs';
 import { Logger } from '@nestjs/common';
 import type { AuditEvent } from '../audit/audit.event';
+import type { AuditBackend } from '../audit/audit.backend';
+import { LogBackend } from '../audit/audit-log.backend';
+import { auditEventTotal } from '../audit/audit.metrics';
+import { auditLogSink, defaultAuditOptions } from '../audit/audit.options';
 import { AuditPolicyChecker, DEFAULT_AUDIT_POLICY, type AuditPolicy } from '../audit/audit.policy';
 
 /**
- * kube's log backend: one audit.k8s.io/v1 Event per JSON line to a file or stdout ("-"), for the requests and
- * stages the policy asks for (without a policy: every request at Metadata, once it completed).
+ * The audit sink the request chain writes to: the policy that decides each request's level, and the backend
+ * (kube's log, webhook, or both) its events go to. Built from buildAuditBackend(auditOptionsFromEnv()), or from
+ * a log path alone (kube's log defaults: JSON, rotated at 100 MB). Without a backend nothing is audited.
  */
 export class AuditLog {
-  private readonly out?: WriteStream | NodeJS.WriteStream;
+  private readonly backend?: AuditBackend;
   readonly policy: AuditPolicyChecker;
 
-  constructor(path: string | undefined, policy: AuditPolicy = DEFAULT_AUDIT_POLICY) {
-    if (path === '-') this.out = process.stdout;
-    else if (path) {
-      // Owner-only, as kube-apiserver's (0600): audit events carry users, objects and request bodies. `mode` only
-      // applies to a new file; one left readable by an older version is narrowed once opened.
-      const file = createWriteStream(path, { flags: 'a', mode: 0o600 });
-      file.once('open', (fd: number) => fchmod(fd, 0o600, () => undefined));
-      // A file that cannot be opened or written must not take the server down: say so once, keep serving.
-      file.once('error', (err) => new Logger('AuditLog').error(`audit log ${path}: ${err.message}; audit events are dropped`));
-      this.out = file;
+  constructor(target: AuditBackend | string | undefined, policy: AuditPolicy = DEFAULT_AUDIT_POLICY) {
+    if (typeof target === 'string') {
+      const d = defaultAuditOptions().log;
+      target = new LogBackend(auditLogSink({ ...d, path: target }), d.format);
+    } else if (target) {
+      new Logger('Audit').log(`Using audit backend: ${String(target)}`);
     }
+    this.backend = target;
     this.policy = new AuditPolicyChecker(policy);
   }
 
   get enabled(): boolean {
-    return this.out !== undefined;
+    return this.backend !== undefined;
   }
 
-  write(event: AuditEvent): void {
-    // Requests still finishing after close() (shutdown) are not written: a write after end would throw.
-    if (!this.out || this.out.writableEnded || this.out.destroyed) return;
-    this.out.write(`${JSON.stringify(event)}\n`);
+  /**
+   * kube's ProcessEventStage: true once the event is handled, synchronously unless a blocking backend has to
+   * wait (then a promise); false only in blocking-strict mode when the backend failed.
+   */
+  write(event: AuditEvent): boolean | Promise<boolean> {
+    if (!this.backend) return true;
+    auditEventTotal.inc();
+    return this.backend.processEvents([event]);
   }
 
-  close(): void {
-    if (this.out && this.out !== process.stdout) (this.out as WriteStream).end();
+  /** Flushes buffered events (a batch webhook's, a file's queue) and stops; later events are dropped. */
+  async close(): Promise<void> {
+    await this.backend?.shutdown();
   }
 }
