@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKubectl, tempDir, type KubectlResult } from '@kube/testing';
 import { kubeProtobufBody, pb } from '../../libs/apimachinery/src/protobuf/protobuf.testing';
 import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+import { protobufClient } from '../support/protobuf.client';
 
 /**
  * kubectl's typed clients (create configmap/secret/namespace/service/serviceaccount) send
@@ -206,8 +207,9 @@ describe('typed-client protobuf bodies against core-api', () => {
     const spec = pb.msg(2, container, pb.str(3, 'Always'), pb.str(6, 'ClusterFirst'), pb.str(8, ''), pb.str(9, ''), pb.str(10, ''), pb.varint(11, false), pb.str(19, ''));
     const created = await send('POST', '/api/v1/namespaces/default/pods', kubeProtobufBody('v1', 'Pod', pb.msg(1, pb.str(1, 'typed'), pb.str(3, ''), pb.entry(11, 'app', 'x')), spec, pb.msg(3, pb.str(1, ''))));
     expect(created.status, created.body).toBe(201);
-    expect(created.headers['content-type']).toBe('application/json');
-    const pod = clientFields(created.json());
+    // client-go's Accept prefers protobuf: the answer is the created Pod in protobuf.
+    expect(created.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    const pod = clientFields((await api.request('GET', '/api/v1/namespaces/default/pods/typed')).json());
     expect(pod.metadata).toEqual({ name: 'typed', namespace: 'default', labels: { app: 'x' } });
     expect(pod.spec).toEqual(RUN_POD_SPEC);
   });
@@ -223,23 +225,32 @@ describe('typed-client protobuf bodies against core-api', () => {
     const path = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
     const created = await send('POST', path, lease);
     expect(created.status, created.body).toBe(201);
+    const uid = ((await api.request('GET', `${path}/holder`)).json<Json>().metadata as Json).uid as string;
     const stored = clientFields((await api.request('GET', `${path}/holder`)).json());
     expect(stored.spec).toEqual({ holderIdentity: 'node-1', leaseDurationSeconds: 40, acquireTime: '2025-01-01T00:00:00.000000Z', renewTime: '2025-01-02T03:04:05.678901Z', leaseTransitions: 0 });
 
     const wrongUid = await send('DELETE', `${path}/holder`, kubeProtobufBody('meta.k8s.io/v1', 'DeleteOptions', pb.msg(2, pb.str(1, 'not-the-uid'))));
     expect(wrongUid.status, wrongUid.body).toBe(409);
-    const deleted = await send('DELETE', `${path}/holder`, kubeProtobufBody('meta.k8s.io/v1', 'DeleteOptions', pb.varint(1, 0), pb.msg(2, pb.str(1, created.json<Json>().metadata.uid)), pb.str(4, 'Background')));
+    const deleted = await send('DELETE', `${path}/holder`, kubeProtobufBody('meta.k8s.io/v1', 'DeleteOptions', pb.varint(1, 0), pb.msg(2, pb.str(1, uid)), pb.str(4, 'Background')));
     expect(deleted.status, deleted.body).toBe(200);
     expect((await api.request('GET', `${path}/holder`)).status).toBe(404);
   });
 
   it('answers 400 for a malformed body and 415 for a kind it cannot decode', async () => {
+    const json = { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/json' };
     const truncated = kubeProtobufBody('v1', 'ConfigMap', pb.msg(1, pb.str(1, 'cut')));
-    const bad = await send('POST', '/api/v1/namespaces/default/configmaps', truncated.subarray(0, truncated.length - 3));
+    const bad = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: truncated.subarray(0, truncated.length - 3), headers: json });
     expect(bad.status).toBe(400);
     expect(bad.json<Json>().message).toContain('protobuf request body is malformed');
-    const unsupported = await send('POST', '/api/v1/namespaces/default/configmaps', kubeProtobufBody('apps/v1', 'StatefulSet', pb.msg(1, pb.str(1, 'd'))));
+    const unsupported = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: kubeProtobufBody('example.com/v1', 'Widget', pb.msg(1, pb.str(1, 'd'))), headers: json });
     expect(unsupported.status).toBe(415);
     expect(unsupported.json<Json>().reason).toBe('UnsupportedMediaType');
+  });
+
+  it('answers a Status error in protobuf to a client that prefers it', async () => {
+    const missing = await protobufClient(api.url, api.pki).request('GET', '/api/v1/namespaces/default/configmaps/nope');
+    expect(missing.status).toBe(404);
+    expect(missing.headers['content-type']).toBe('application/vnd.kubernetes.protobuf');
+    expect(missing.object()).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'configmaps "nope" not found' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
-import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, isStatusError, type DeleteOptions, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
+import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, hasProtobufKind, isStatusError, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, type DeleteOptions, type JsonObject, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
 import { FIELD_MANAGER_MAX_LENGTH } from '@kube/field-management';
 import { Authenticator, type AuthenticationOptions } from './authentication';
@@ -21,11 +21,11 @@ import type { SubresourceView } from './subresources/subresource.strategy';
 import { serviceAccountTokensFromStorage, type ServiceAccountTokens } from './serviceaccount/service-account.token';
 import { serveOidcDiscovery } from './serviceaccount/oidc.discovery';
 import type { SharedIndexInformer } from '@kube/client';
-import { cachedJson, listJson, writeBuffer, writeJsonText, writeObject } from './response.writer';
+import { cachedJson, listJson, markJsonOnly, writeBuffer, writeJsonText, writeObject, writeProtobufList } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { storageFor, storagePrefixOf } from './source.storage';
-import { streamWatch } from './watch.stream';
+import { eventFrame, streamWatch } from './watch.stream';
 import { listOptions, queryBool } from './query.params';
 import { decodeDeleteOptions, isDryRun, validateDryRun } from './delete.options';
 import { OpenApiDocuments } from './openapi';
@@ -371,12 +371,12 @@ export class GenericApiServer {
 
   private async serveVerb(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
     const ns = h.def.namespaced ? info.namespace || undefined : undefined;
-    const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
+    const negotiated = negotiateFor(req, res, h);
     const write = writeOptions(query, info.verb, req.headers['content-type']);
     const ctx = this.ctx(user, info, write.dryRun, req.headers['user-agent']);
     if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
     const view = info.subresource ? h.subresources.get(info.subresource)?.view : undefined;
-    if (view) return this.serveView(req, res, h, info, view, ns, ctx, write);
+    if (view) return this.serveView(req, res, h, info, view, ns, ctx, write, negotiated);
     switch (info.verb) {
       case 'get': {
         const obj = await h.get(ns, info.name, query.get('resourceVersion') ?? undefined, user);
@@ -395,6 +395,7 @@ export class GenericApiServer {
           return 200;
         }
         if (negotiated.format === 'json') writeJsonText(res, 200, listJson(body, body.items), ctx.warnings);
+        else if (negotiated.format === 'protobuf') writeProtobufList(res, 200, body, body.items, ctx.warnings);
         else writeObject(res, 200, body, negotiated.format, ctx.warnings);
         return 200;
       }
@@ -452,7 +453,7 @@ export class GenericApiServer {
   }
 
   /** A subresource shown as another kind (/scale): reads and writes go through its view of the object. */
-  private async serveView(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, view: SubresourceView, ns: string | undefined, ctx: RequestContext, write: WriteOptions): Promise<number> {
+  private async serveView(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, view: SubresourceView, ns: string | undefined, ctx: RequestContext, write: WriteOptions, negotiated: Negotiated): Promise<number> {
     let body: KubeObject;
     switch (info.verb) {
       case 'get':
@@ -474,7 +475,8 @@ export class GenericApiServer {
       default:
         throw Errors.methodNotSupported(h.gr, info.verb);
     }
-    writeObject(res, 200, body, 'json', ctx.warnings);
+    // The view's kind (autoscaling/v1 Scale) has a protobuf message of its own; a Table is no view's answer.
+    writeObject(res, 200, body, negotiated.format === 'protobuf' ? 'protobuf' : 'json', ctx.warnings);
     return 200;
   }
 
@@ -502,7 +504,8 @@ export class GenericApiServer {
 
   private async serveWatch(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams): Promise<number> {
     const ns = h.def.namespaced ? info.namespace || undefined : undefined;
-    const negotiated = negotiate(req.headers.accept, TABLE_CONVERSIONS);
+    const negotiated = negotiateFor(req, res, h);
+    const protobuf = negotiated.format === 'protobuf';
     const opts = listOptions(query, true);
     const fieldSelector = info.name ? joinSelectors(`metadata.name=${info.name}`, opts.fieldSelector ?? null) : opts.fieldSelector;
     const filter = ObjectFilter.parse(opts.labelSelector, fieldSelector, h.def);
@@ -512,8 +515,8 @@ export class GenericApiServer {
     } catch (err) {
       // Like kube's watch cache: a too-old resourceVersion is an ERROR event on a 200 stream, not an HTTP error.
       if (!(isStatusError(err) && err.code === 410)) throw err;
-      res.writeHead(200, { 'Content-Type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);
+      res.writeHead(200, { 'Content-Type': protobuf ? KUBE_PROTOBUF_WATCH_MEDIA_TYPE : 'application/json' });
+      res.end(protobuf ? eventFrame('ERROR', err.status as unknown as JsonObject) : `${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);
       return 200;
     }
     const min = this.options.minRequestTimeoutSeconds ?? 1800;
@@ -531,9 +534,22 @@ export class GenericApiServer {
       initialEventsEndBookmark: opts.sendInitialEvents === true && opts.allowWatchBookmarks,
       bookmarkObject: (rv) => (asPartial ? (partial({ metadata: { resourceVersion: rv } } as KubeObject) as KubeObject) : { kind: h.def.kind, apiVersion: h.apiVersion, metadata: { resourceVersion: rv } }),
       labels: { group: h.def.group, version: h.def.version, kind: h.def.kind },
+      protobuf,
     });
     return 200;
   }
+}
+
+/**
+ * The response's media type. Whether the kind has a protobuf message is asked only of a client naming protobuf;
+ * a custom resource's (none) keeps its errors JSON too.
+ */
+function negotiateFor(req: IncomingMessage, res: ServerResponse, h: RestHandler): Negotiated {
+  return negotiate(req.headers.accept, TABLE_CONVERSIONS, () => {
+    const served = hasProtobufKind(h.apiVersion, h.def.kind);
+    if (!served) markJsonOnly(res);
+    return served;
+  });
 }
 
 /** A computed resource serves only reads: its source has no writes or watch to offer. */

@@ -1,4 +1,4 @@
-import { Errors } from '@kube/apimachinery';
+import { Errors, KUBE_PROTOBUF_MEDIA_TYPE } from '@kube/apimachinery';
 
 export interface MediaRange {
   type: string;
@@ -8,11 +8,13 @@ export interface MediaRange {
 
 /** What a response should be encoded as. `as` asks for a conversion (Table, PartialObjectMetadata, discovery). */
 export interface Negotiated {
-  format: 'json' | 'yaml';
+  format: 'json' | 'yaml' | 'protobuf';
   as?: { kind: string; group: string; version: string };
 }
 
 export const SERVED_MEDIA_TYPES = ['application/json', 'application/yaml', 'application/json;stream=watch'];
+/** What an endpoint of a kind with a protobuf message serves (kube lists its serializers' media types). */
+export const SERVED_MEDIA_TYPES_PROTOBUF = ['application/json', 'application/yaml', KUBE_PROTOBUF_MEDIA_TYPE];
 
 export function parseAccept(header: string | undefined): MediaRange[] {
   if (!header) return [];
@@ -38,27 +40,35 @@ export function parseAccept(header: string | undefined): MediaRange[] {
 
 /**
  * Picks the first acceptable media range. `conversions` lists which `as=` kinds this endpoint can produce
- * (e.g. Table/meta.k8s.io/v1); unknown conversions and unsupported types (protobuf, cbor) are skipped, as
- * kube does, so clients fall back to the next entry of their Accept header.
+ * (e.g. Table/meta.k8s.io/v1); unknown conversions and unsupported types (cbor) are skipped, as kube does, so
+ * clients fall back to the next entry of their Accept header. `protobuf` says whether the endpoint's kind has a
+ * protobuf message (built-in kinds; custom resources have none): asked only when a client names protobuf, so
+ * JSON clients never load the protobuf schema. As in kube's AllowsMediaTypeTransform, a Table is JSON or YAML
+ * only, and PartialObjectMetadata(List) comes in protobuf for any resource, custom ones included.
  */
-export function negotiate(header: string | undefined, conversions: ReadonlyArray<{ kind: string; group: string; version: string }> = []): Negotiated {
+export function negotiate(header: string | undefined, conversions: ReadonlyArray<{ kind: string; group: string; version: string }> = [], protobuf: () => boolean = () => false): Negotiated {
   const ranges = parseAccept(header);
   if (ranges.length === 0) return { format: 'json' };
+  let servesProtobuf: boolean | undefined;
   for (const r of ranges) {
     const format = formatOf(r.type);
     if (!format) continue;
     if (r.params.as) {
       const wanted = conversions.find((c) => c.kind === r.params.as && c.group === (r.params.g ?? '') && c.version === (r.params.v ?? ''));
       if (!wanted) continue;
+      if (format === 'protobuf' && wanted.kind === 'Table') continue;
       return { format, as: wanted };
     }
+    if (format === 'protobuf' && !(servesProtobuf ??= protobuf())) continue;
     return { format };
   }
-  throw Errors.notAcceptable(SERVED_MEDIA_TYPES);
+  throw Errors.notAcceptable((servesProtobuf ?? protobuf()) ? SERVED_MEDIA_TYPES_PROTOBUF : SERVED_MEDIA_TYPES);
 }
 
-function formatOf(type: string): 'json' | 'yaml' | undefined {
+function formatOf(type: string): Negotiated['format'] | undefined {
   switch (type) {
+    case KUBE_PROTOBUF_MEDIA_TYPE:
+      return 'protobuf';
     case 'application/json':
     case 'application/*':
     case '*/*':

@@ -1,7 +1,7 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringify as toYaml } from 'yaml';
-import { toStatus, type Status } from '@kube/apimachinery';
-import type { Negotiated } from './negotiation';
+import { encodeKubeProtobuf, encodeKubeProtobufList, KUBE_PROTOBUF_MEDIA_TYPE, toStatus, type JsonObject, type Status } from '@kube/apimachinery';
+import { negotiate, type Negotiated } from './negotiation';
 
 /** kube's warning recorder limits (endpoints/filters/warning.go): past 4 KiB of text, each warning is cut to 256 characters. */
 const WARNINGS_TRUNCATE_AT_TOTAL = 4 * 1024;
@@ -47,14 +47,50 @@ function sendBody(res: ServerResponse, payload: string, binaryHeaders: boolean):
   res.end(binaryHeaders ? Buffer.from(payload) : payload);
 }
 
-/** Writes a JSON (or YAML) body with Warning headers; every error goes through writeStatus. */
+/** Writes a JSON, YAML or protobuf body with Warning headers; every error goes through writeStatus. */
 export function writeObject(res: ServerResponse, code: number, body: unknown, format: Negotiated['format'] = 'json', warnings: readonly string[] = []): void {
   if (res.headersSent || res.writableEnded) return;
+  if (format === 'protobuf') return writeProtobuf(res, code, encodeKubeProtobuf(body as JsonObject), warnings);
   const yaml = format === 'yaml';
   const payload = yaml ? toYaml(body) : JSON.stringify(body);
   const binaryHeaders = warnings.length > 0 && setWarnings(res, warnings);
   res.writeHead(code, { 'Content-Type': yaml ? 'application/yaml' : 'application/json', 'Content-Length': Buffer.byteLength(payload), 'Cache-Control': 'no-cache, private' });
   sendBody(res, payload, binaryHeaders);
+}
+
+/** A protobuf body (application/vnd.kubernetes.protobuf): the envelope kube's protobuf serializer writes. */
+export function writeProtobuf(res: ServerResponse, code: number, payload: Buffer, warnings: readonly string[] = []): void {
+  if (res.headersSent || res.writableEnded) return;
+  if (warnings.length) setWarnings(res, warnings);
+  res.writeHead(code, { 'Content-Type': KUBE_PROTOBUF_MEDIA_TYPE, 'Content-Length': payload.length, 'Cache-Control': 'no-cache, private' });
+  res.end(payload);
+}
+
+/** A List in protobuf, its items' bytes encoded once per cached object (as cachedJson does for JSON). */
+export function writeProtobufList(res: ServerResponse, code: number, head: { kind?: string; apiVersion?: string; metadata: object }, items: readonly object[], warnings: readonly string[] = []): void {
+  writeProtobuf(res, code, encodeKubeProtobufList(head, items as JsonObject[]), warnings);
+}
+
+/**
+ * Responses of endpoints with no protobuf form (custom resources): their errors stay JSON even for a client that
+ * prefers protobuf, as kube's unstructured serializer answers them.
+ */
+const jsonOnly = new WeakSet<ServerResponse>();
+
+export function markJsonOnly(res: ServerResponse): void {
+  jsonOnly.add(res);
+}
+
+/** kube encodes a Status in what the client negotiated: protobuf for client-go's protobuf clients. */
+function statusFormat(res: ServerResponse): Negotiated['format'] {
+  const accept = (res as ServerResponse & { req?: IncomingMessage }).req?.headers.accept;
+  // Only a client naming protobuf pays for a negotiation here.
+  if (!accept || !accept.includes('protobuf') || jsonOnly.has(res)) return 'json';
+  try {
+    return negotiate(accept, [], () => true).format === 'protobuf' ? 'protobuf' : 'json';
+  } catch {
+    return 'json';
+  }
 }
 
 export function writeStatus(res: ServerResponse, err: unknown, extraHeaders: Record<string, string> = {}): Status {
@@ -63,7 +99,7 @@ export function writeStatus(res: ServerResponse, err: unknown, extraHeaders: Rec
   const retry = status.details?.retryAfterSeconds;
   if (retry) res.setHeader('Retry-After', String(retry));
   for (const [k, v] of Object.entries(extraHeaders)) res.setHeader(k, v);
-  writeObject(res, status.code, status);
+  writeObject(res, status.code, status, statusFormat(res));
   return status;
 }
 

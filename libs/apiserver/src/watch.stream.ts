@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { Errors, toStatus, type KubeObject, type WatchEventType } from '@kube/apimachinery';
+import { encodeWatchEventFrame, Errors, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, toStatus, type JsonObject, type KubeObject, type WatchEventType } from '@kube/apimachinery';
 import type { StorageEvent, WatchChannel } from '@kube/storage';
 import { watchersGauge, watchEventsTotal } from './apiserver.metrics';
 import { cachedJson } from './response.writer';
@@ -15,6 +15,8 @@ export interface WatchStreamOptions {
   initialEventsEndBookmark: boolean;
   bookmarkObject: (resourceVersion: string) => KubeObject;
   labels: { group: string; version: string; kind: string };
+  /** Length-delimited protobuf WatchEvent frames (application/vnd.kubernetes.protobuf;stream=watch) instead of JSON lines. */
+  protobuf?: boolean;
 }
 
 const BOOKMARK_INTERVAL_MS = 60_000;
@@ -50,14 +52,16 @@ function drained(res: ServerResponse, channel: WatchChannel<StorageEvent>): Prom
  * Selectors were applied by the storage; the channel's revision is what a periodic BOOKMARK may claim.
  */
 export async function streamWatch(res: ServerResponse, channel: WatchChannel<StorageEvent>, opts: WatchStreamOptions): Promise<void> {
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  // kube names the stream only for protobuf: a JSON watch is application/json.
+  res.writeHead(200, { 'Content-Type': opts.protobuf ? KUBE_PROTOBUF_WATCH_MEDIA_TYPE : 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
   watchersGauge.inc(opts.labels);
   const sent = sentCounter(opts.labels);
   let first = true;
   let lastRV = String(channel.revision);
   const write = (type: WatchEventType, object: unknown): void => {
-    res.write(typeof object === 'object' && object !== null ? eventLine(type, object) : `{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    if (opts.protobuf) res.write(eventFrame(type, object as JsonObject));
+    else res.write(typeof object === 'object' && object !== null ? eventLine(type, object) : `{"type":"${type}","object":${JSON.stringify(object)}}\n`);
     sent.n++;
     scheduleCountFlush();
   };
@@ -143,6 +147,15 @@ function eventLine(type: WatchEventType, object: object): Buffer {
   let lines = eventLines.get(object);
   if (!lines) eventLines.set(object, (lines = {}));
   return (lines[type] ??= ownBuffer(`{"type":"${type}","object":${cachedJson(object)}}\n`));
+}
+
+/** The protobuf frame of a watch event, once per object and type, like eventLine: kube caches per object per encoder. */
+const eventFrames = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+
+export function eventFrame(type: WatchEventType, object: JsonObject): Buffer {
+  let frames = eventFrames.get(object);
+  if (!frames) eventFrames.set(object, (frames = {}));
+  return (frames[type] ??= encodeWatchEventFrame(type, object));
 }
 
 /**
