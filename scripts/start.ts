@@ -291,7 +291,19 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
     ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
     ...encryptionEnv(service, pki),
+    ...authorizationConfigEnv(service),
   };
+}
+
+/**
+ * KUBE_AUTHORIZATION_CONFIG (kube's --authorization-config) of the caller's, as an absolute path, for every server
+ * that authorizes with the control plane's chain: the front door, core-api (also for the review APIs the aggregated
+ * servers delegate to) and extensions. Aggregated servers delegate and get none.
+ */
+function authorizationConfigEnv(service: ApiServiceSpec): Record<string, string> {
+  const path = process.env.KUBE_AUTHORIZATION_CONFIG;
+  if (!path) return {};
+  return { KUBE_AUTHORIZATION_CONFIG: service.aggregated ? '' : resolve(path) };
 }
 
 /**
