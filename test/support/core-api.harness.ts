@@ -4,7 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { createServerApp, type RegistrationNatsTls } from '@kube/registration';
 import type { INestApplicationContext } from '@nestjs/common';
-import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditPolicy, type RequestLogOptions, type ServerConfig, type StructuredAuthentication } from '@kube/apiserver';
+import { ApiServerLifecycle, DEFAULT_SERVICE_ACCOUNT_ISSUER, type AuditOptions, type AuditPolicy, type RequestLogOptions, type ServerConfig, type StructuredAuthentication } from '@kube/apiserver';
 import { ensurePki, writeKubeconfig, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir, type EtcdProcess } from '@kube/testing';
 import { CoreApiModule } from '../../apps/core-api/src/core-api.module';
@@ -143,6 +143,8 @@ export async function startStack(
     requestLog?: RequestLogOptions;
     auditLogPath?: string;
     auditPolicy?: AuditPolicy;
+    /** The front door's audit backends (KUBE_AUDIT_LOG_*, KUBE_AUDIT_WEBHOOK_*); overrides auditLogPath. */
+    audit?: AuditOptions;
     bootstrapManifests?: string;
     controllerManager?: boolean;
     /** Serving limits for every server of the stack (e.g. short read deadlines for the connection tests). */
@@ -174,6 +176,7 @@ export async function startStack(
       ],
       auditLogPath: opts.auditLogPath,
       auditPolicy: opts.auditPolicy,
+      audit: opts.audit,
     }),
     { logger: ['error', 'warn'] },
   );
