@@ -291,6 +291,7 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
     ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
     ...encryptionEnv(service, pki),
+    ...auditWebhookEnv(service),
     ...authorizationConfigEnv(service),
   };
 }
@@ -304,6 +305,16 @@ function authorizationConfigEnv(service: ApiServiceSpec): Record<string, string>
   const path = process.env.KUBE_AUTHORIZATION_CONFIG;
   if (!path) return {};
   return { KUBE_AUTHORIZATION_CONFIG: service.aggregated ? '' : resolve(path) };
+}
+
+/**
+ * KUBE_AUDIT_WEBHOOK_CONFIG_FILE (kube's --audit-webhook-config-file) of the caller's, as an absolute path, for the
+ * front door alone, the one server that audits: the kubeconfig may hold the webhook's client key or token.
+ */
+function auditWebhookEnv(service: ApiServiceSpec): Record<string, string> {
+  const path = process.env.KUBE_AUDIT_WEBHOOK_CONFIG_FILE;
+  if (!path) return {};
+  return { KUBE_AUDIT_WEBHOOK_CONFIG_FILE: service.frontDoor ? resolve(path) : '' };
 }
 
 /**
@@ -404,7 +415,8 @@ function frontDoorEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
     KUBE_AGGREGATOR_BACKENDS: API_SERVICES.filter((s) => !s.frontDoor && !s.aggregated)
       .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
       .join(','),
-    KUBE_AUDIT_LOG_PATH: join(LOCAL, 'audit.log'),
+    // The caller's path (empty: no log), else beside the PKI; KUBE_AUDIT_LOG_MAX* and the rest are inherited.
+    KUBE_AUDIT_LOG_PATH: process.env.KUBE_AUDIT_LOG_PATH ?? join(LOCAL, 'audit.log'),
   };
 }
 

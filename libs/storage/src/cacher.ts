@@ -57,31 +57,30 @@ export class Cacher implements StorageInterface {
     return obj;
   }
 
-  /** Stops the watch cache (its resource is no longer served); reads and watches still in flight go to etcd. */
+  /**
+   * Stops the watch cache (its resource is no longer served, kube's destroyed storage): reads still in flight go to
+   * etcd; its watches end, those still being set up too.
+   */
   stop(): void {
     this.cache.stop();
   }
 
   async tryGet(namespace: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject | undefined> {
-    if (this.cache.isStopped) return this.storage.tryGet(namespace, name, opts);
-    const rv = parseResourceVersion(opts?.resourceVersion);
-    if (rv === 0) await this.cache.start();
-    else if (!(await this.fresh(rv))) return this.storage.tryGet(namespace, name, opts);
+    if (!(await this.servable(parseResourceVersion(opts?.resourceVersion)))) return this.storage.tryGet(namespace, name, opts);
     return this.cache.get(objectKey(this.cache.prefix, namespace, name));
   }
 
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
     if (shouldDelegateList(opts) || this.cache.isStopped) return this.storage.list(namespace, opts);
-    const { resourceVersion: rv } = parseListOptions(opts);
-    if (rv === 0) await this.cache.start();
-    else if (!(await this.fresh(rv))) return this.storage.list(namespace, opts);
+    if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts);
     const all = this.cache.list(collectionKey(this.cache.prefix, namespace));
     return { items: opts.predicate ? all.filter(opts.predicate) : all, resourceVersion: String(this.cache.revision) };
   }
 
   async watch(namespace: string | undefined, opts: WatchOptions = {}): Promise<WatchChannel<StorageEvent>> {
-    if (this.cache.isStopped) return this.storage.watch(namespace, opts);
     const rv = parseResourceVersion(opts.resourceVersion);
+    // A stopped cache (see stop) answers with a watch that has ended: its client re-watches whatever serves the resource now.
+    if (this.cache.isStopped) return this.cache.watch('', undefined, undefined);
     if (rv === 0) await this.cache.start();
     // A confined cache that cannot prove it holds what was asked for: etcd's own watch starts there.
     else if (!(await this.fresh(rv)) && !this.cache.provesFreshness) return this.storage.watch(namespace, opts);
@@ -96,6 +95,17 @@ export class Cacher implements StorageInterface {
   }
 
   /**
+   * Whether the cache answers a read at `rv` (see fresh). Not once it was stopped, before or while the read waited
+   * for it (its CRD deleted): the emptied cache would answer nothing found, so the read goes to etcd instead.
+   */
+  private async servable(rv: number | undefined): Promise<boolean> {
+    if (this.cache.isStopped) return false;
+    if (rv === 0) await this.cache.start();
+    else if (!(await this.fresh(rv))) return false;
+    return !this.cache.isStopped;
+  }
+
+  /**
    * Whether the cache may answer: unset, once proven as fresh as etcd (false when that takes too long: the
    * caller reads etcd); N, once the cache reached N (504 when it does not in time). A cache that cannot prove
    * freshness (a server confined to its own etcd prefix) answers false instead: the caller reads etcd.
@@ -103,7 +113,7 @@ export class Cacher implements StorageInterface {
   private async fresh(rv: number | undefined): Promise<boolean> {
     if (rv === undefined) return this.cache.waitUntilFresh(READ_FRESHNESS_TIMEOUT_MS);
     if (await this.cache.waitForRevision(rv, READ_FRESHNESS_TIMEOUT_MS)) return true;
-    if (!this.cache.provesFreshness) return false;
+    if (!this.cache.provesFreshness || this.cache.isStopped) return false;
     throw tooLargeResourceVersion(rv, this.cache.revision);
   }
 }

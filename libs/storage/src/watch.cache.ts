@@ -152,6 +152,12 @@ export class WatchCache implements RegistrySubscriber {
    */
   watch(keyPrefix: string, fromRevision: number | undefined, predicate: SelectionPredicate | undefined): WatchChannel<StorageEvent> {
     const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, this.position);
+    if (this.stopped) {
+      // Nothing feeds a stopped cache any more: a watch opened on it (set up while its CRD went away) ends at once, as
+      // the ones open when it stopped did, instead of waiting in silence for events that never come.
+      channel.close();
+      return channel;
+    }
     if (fromRevision === undefined) {
       for (const obj of this.list(keyPrefix)) {
         if (!predicate || predicate(obj)) channel.push({ type: 'ADDED', key: '', object: obj, revision: this.current });
@@ -228,6 +234,7 @@ export class WatchCache implements RegistrySubscriber {
           if (decoded instanceof Error) undecryptable.set(key, decoded);
           else objects.set(key, decoded);
         }
+        if (this.stopped) return; // stopped while listing: stays empty
         this.objects = objects;
         this.undecryptable = undecryptable;
         this.keys.clear();
