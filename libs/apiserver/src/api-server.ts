@@ -136,6 +136,9 @@ export class GenericApiServer {
     this.openapi = new OpenApiDocuments([]);
     // A server of computed resources only (metrics-server's kind) never talks to etcd.
     this.health.add('etcd', () => (this.definitions.every((d) => d.source || d.createOnly) ? undefined : storage.ping()));
+    // kube's kms-providers check (healthz and readyz, not livez): each KMS v2 plugin's Status.
+    const encryption = storage.encryption;
+    if (encryption?.servesKmsHealthCheck) this.health.add('kms-providers', () => encryption.checkKmsProviders(), ['healthz', 'readyz']);
     this.health.add('shutdown', () => {
       if (this.shuttingDown) throw new Error('process is shutting down');
     }, ['readyz']);
@@ -215,6 +218,8 @@ export class GenericApiServer {
   }
 
   async listen(): Promise<number> {
+    // KMS plugins are asked for their key first (kube primes them before serving): writes need a DEK seed.
+    await this.storage.encryption?.ready();
     this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
     const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
@@ -246,6 +251,7 @@ export class GenericApiServer {
 
   /** Starts the stores (watch caches) without a listener, for embedded use. */
   async start(): Promise<void> {
+    await this.storage.encryption?.ready();
     this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
   }

@@ -1,4 +1,4 @@
-import { Errors, type GroupResource, type KubeObject } from '@kube/apimachinery';
+import { Errors, type GroupResource, isStatusError, type KubeObject } from '@kube/apimachinery';
 import { collectionKey, objectKey } from './keys';
 import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
 import type {
@@ -67,13 +67,24 @@ export class Cacher implements StorageInterface {
 
   async tryGet(namespace: string | undefined, name: string, opts?: GetOptions): Promise<KubeObject | undefined> {
     if (!(await this.servable(parseResourceVersion(opts?.resourceVersion)))) return this.storage.tryGet(namespace, name, opts);
-    return this.cache.get(objectKey(this.cache.prefix, namespace, name));
+    try {
+      return this.cache.get(objectKey(this.cache.prefix, namespace, name));
+    } catch (cached) {
+      // A value the cache could not decrypt when it arrived (a KMS plugin that was down, a key added since): etcd's
+      // read tries again, and answers the same error while it still fails.
+      return this.storage.tryGet(namespace, name, opts).catch((err: unknown) => Promise.reject(isStatusError(err) ? err : cached));
+    }
   }
 
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
     if (shouldDelegateList(opts) || this.cache.isStopped) return this.storage.list(namespace, opts);
     if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts);
-    const all = this.cache.list(collectionKey(this.cache.prefix, namespace));
+    let all: KubeObject[];
+    try {
+      all = this.cache.list(collectionKey(this.cache.prefix, namespace));
+    } catch (cached) {
+      return this.storage.list(namespace, opts).catch((err: unknown) => Promise.reject(isStatusError(err) ? err : cached));
+    }
     return { items: opts.predicate ? all.filter(opts.predicate) : all, resourceVersion: String(this.cache.revision) };
   }
 

@@ -4,7 +4,7 @@ import { CompactedError, type EtcdClient } from './etcd.client';
 import { collectionKey, objectKey } from './keys';
 import type { LeaseManager } from './lease.manager';
 import { parseListOptions, parseResourceVersion, tooLargeResourceVersion } from './list.request';
-import { NO_TRANSFORMER, readStoredValue, type TransformerLookup } from './encryption/stored.value';
+import { NO_TRANSFORMER, PreparedSequence, prepareStoredValues, readStoredValue, sealStoredValue, type TransformerLookup } from './encryption/stored.value';
 import { decodeObject, encodeObject, sameStoredContent } from './object.codec';
 import { RevisionWatcher, type RawWatchEvent } from './revision.watcher';
 import { checkPreconditions, type CreateOptions, type DeleteOptions, type GetOptions, type ListOptions, type ListResult, type StorageEvent, type StorageInterface, type UpdateFunc, type UpdateOptions, type UpdateResult, type WatchOptions } from './storage.interface';
@@ -44,7 +44,7 @@ export class EtcdStorage implements StorageInterface {
   /** Bytes to put under `key`: the JSON, through the resource's first encryption provider when it has one. */
   private seal(key: string, bytes: Buffer): Buffer {
     const t = this.transformer();
-    return t ? t.toStorage(bytes, key) : bytes;
+    return t ? sealStoredValue(t, bytes, key) : bytes;
   }
 
   private decode(key: Buffer | string, value: Buffer, modRevision: number | string): KubeObject {
@@ -56,6 +56,11 @@ export class EtcdStorage implements StorageInterface {
     const t = this.transformer();
     const plain = t ? readStoredValue(t, kv.value, kv.key.toString()) : { data: kv.value, stale: false };
     return { object: decodeObject(plain.data, kv.mod_revision), bytes: plain.data, stale: plain.stale, modRevision: Number(kv.mod_revision), lease: kv.lease === '0' ? undefined : kv.lease };
+  }
+
+  /** Fetches what reading these values needs first (a KMS plugin's Decrypt of a new DEK); undefined for every other provider. */
+  private prepare(items: readonly { value?: Buffer; prevValue?: Buffer }[]): Promise<void> | undefined {
+    return prepareStoredValues(this.transformer, items);
   }
 
   private get type(): string {
@@ -99,6 +104,8 @@ export class EtcdStorage implements StorageInterface {
     const res = await this.client.range({ key: Buffer.from(objectKey(this.prefix, namespace, name)) }, this.type);
     if (rv && rv > Number(res.header.revision)) throw tooLargeResourceVersion(rv, Number(res.header.revision));
     const kv = res.kvs[0];
+    const ready = this.prepare(res.kvs);
+    if (ready) await ready;
     return kv ? this.decode(kv.key, kv.value, kv.mod_revision) : undefined;
   }
 
@@ -128,6 +135,8 @@ export class EtcdStorage implements StorageInterface {
         throw err;
       }
       if (readRevision === 0) readRevision = Number(res.header.revision);
+      const ready = this.prepare(res.kvs);
+      if (ready) await ready;
       let lastKey = '';
       let stoppedEarly = false;
       // etcd counts every key from `start` to the end of the prefix, whatever the limit: what follows this page.
@@ -186,6 +195,8 @@ export class EtcdStorage implements StorageInterface {
       }
       // The failed transaction read the key: the next attempt starts from what won, without another round trip.
       const kv = res.responses[0]?.response_range?.kvs[0];
+      const ready = kv && this.prepare([kv]);
+      if (ready) await ready;
       current = kv ? this.stored(kv) : undefined;
     }
     throw Errors.modified(this.resource, name);
@@ -193,6 +204,8 @@ export class EtcdStorage implements StorageInterface {
 
   private async readForUpdate(key: string): Promise<StoredObject | undefined> {
     const kv = await this.client.getKey(key, this.type);
+    const ready = kv && this.prepare([kv]);
+    if (ready) await ready;
     return kv ? this.stored(kv) : undefined;
   }
 
@@ -231,6 +244,8 @@ export class EtcdStorage implements StorageInterface {
     if (opts.sendInitialEvents ?? (rv === undefined || rv === 0)) {
       const res = await this.client.rangePrefix(keyPrefix, {}, this.type);
       position = Number(res.header.revision);
+      const ready = this.prepare(res.kvs);
+      if (ready) await ready;
       for (const kv of res.kvs) {
         const object = this.decode(kv.key, kv.value, kv.mod_revision);
         if (!predicate || predicate(object)) channel.push({ type: 'ADDED', key: kv.key.toString(), object, revision: position });
@@ -240,8 +255,14 @@ export class EtcdStorage implements StorageInterface {
       // sendInitialEvents=false without a resourceVersion: from etcd's current revision on.
       position = Number((await this.client.rangePrefix(keyPrefix, { limit: 1 }, this.type)).header.revision);
     }
-    const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
-      onEvents: (events) => {
+    // Events (and progress) wait, in order, for the DEKs a KMS provider must fetch to read them; at once for every other provider.
+    const sequence = new PreparedSequence<{ events: RawWatchEvent[]; progress?: number }>(
+      this.transformer,
+      ({ events, progress }) => {
+        if (progress !== undefined) {
+          position = progress;
+          return;
+        }
         for (const raw of events) {
           let ev: StorageEvent;
           try {
@@ -256,7 +277,11 @@ export class EtcdStorage implements StorageInterface {
         }
         position = events[events.length - 1].modRevision;
       },
-      onProgress: (revision) => (position = revision),
+      (err) => channel.close(err instanceof Error ? err : new Error(String(err))),
+    );
+    const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
+      onEvents: (events) => sequence.push({ events }),
+      onProgress: (revision) => sequence.push({ events: [], progress: revision }),
       onError: (err) => channel.close(err instanceof CompactedError ? Errors.tooOldResourceVersion(position + 1, 'compacted') : err),
     });
     watcher.start();

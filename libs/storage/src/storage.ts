@@ -90,6 +90,11 @@ export class Storage {
     return { resources: this.stores.size, watchCaches: this.registry.subscriberCount };
   }
 
+  /** Encryption at rest, when configured (its KMS providers' health check and priming). */
+  get encryption(): EncryptionConfigSource | undefined {
+    return this.options.encryption;
+  }
+
   /** Checks etcd answers (for /readyz); throws otherwise. */
   async ping(timeoutMs = 2000): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
@@ -110,6 +115,7 @@ export class Storage {
     await this.compactor.stop();
     await this.registry.stop();
     this.client.close();
+    this.options.encryption?.stop();
   }
 }
 

@@ -1,6 +1,6 @@
 import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
 import type { EtcdClient } from './etcd.client';
-import { NO_TRANSFORMER, readStoredValue, type TransformerLookup } from './encryption/stored.value';
+import { NO_TRANSFORMER, PreparedSequence, prepareStoredValues, readStoredValue, type TransformerLookup } from './encryption/stored.value';
 import { decodeObject } from './object.codec';
 import type { RegistrySubscriber, RegistryWatch } from './registry.watch';
 import type { RawWatchEvent } from './revision.watcher';
@@ -61,6 +61,8 @@ export class WatchCache implements RegistrySubscriber {
   private readonly historyMinimum: number;
   private readonly eventFreshMs: number;
   private readonly watcherCapacity: number;
+  /** Event batches in order, each once a KMS provider has the DEKs to read it (synchronous for every other provider). */
+  private readonly sequence: PreparedSequence<{ events: RawWatchEvent[]; revision: number }>;
 
   constructor(
     readonly prefix: string,
@@ -76,6 +78,7 @@ export class WatchCache implements RegistrySubscriber {
     this.eventFreshMs = options.eventFreshMs ?? EVENT_FRESH_MS;
     this.watcherCapacity = options.watcherCapacity ?? 10_000;
     this.keys = new SortedKeys(prefix);
+    this.sequence = new PreparedSequence(transformer, ({ events, revision }) => this.applyPrepared(events, revision), () => this.resync());
   }
 
   /** What every watch channel reports as its position: the cache's revision (one function for all of them). */
@@ -204,6 +207,11 @@ export class WatchCache implements RegistrySubscriber {
   }
 
   apply(events: RawWatchEvent[], revision: number): void {
+    this.sequence.push({ events, revision });
+  }
+
+  private applyPrepared(events: RawWatchEvent[], revision: number): void {
+    if (this.stopped) return;
     if (this.pending) {
       this.pending.push({ events, revision });
       return;
@@ -226,6 +234,8 @@ export class WatchCache implements RegistrySubscriber {
       const at = this.registry.revision;
       try {
         const res = await this.client.rangePrefix(this.prefix, { revision: at }, this.resource);
+        const ready = prepareStoredValues(this.transformer, res.kvs);
+        if (ready) await ready;
         const objects = new Map<string, KubeObject>();
         const undecryptable = new Map<string, Error>();
         for (const kv of res.kvs) {

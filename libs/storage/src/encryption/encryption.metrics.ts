@@ -16,6 +16,8 @@ const transformationOperations =
  * that is no gRPC error, i.e. every failure of an in-process provider), the duration of successful ones observed.
  */
 export function recordTransformation(type: 'from_storage' | 'to_storage', prefix: string, startNs: bigint, err?: unknown): void {
-  transformationOperations.inc({ transformation_type: type, transformer_prefix: prefix, status: err === undefined ? 'OK' : 'unknown-non-grpc' });
+  // A KMS failure carries the gRPC code of the plugin's answer (kube's status.Code(err)).
+  const grpcCode = (err as { grpcCode?: string } | undefined)?.grpcCode;
+  transformationOperations.inc({ transformation_type: type, transformer_prefix: prefix, status: err === undefined ? 'OK' : (grpcCode ?? 'unknown-non-grpc') });
   if (err === undefined) transformationDuration.observe({ transformation_type: type, transformer_prefix: prefix }, Number(process.hrtime.bigint() - startNs) / 1e9);
 }

@@ -1,9 +1,9 @@
 import type { GroupResource } from '@kube/apimachinery';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import { EncryptionConfig } from './encryption.config';
+import { EncryptionConfig, type EncryptionConfigOptions } from './encryption.config';
 import type { ValueTransformer } from './value.transformer';
 
-export interface EncryptionConfigSourceOptions {
+export interface EncryptionConfigSourceOptions extends Omit<EncryptionConfigOptions, 'log'> {
   /** Re-read the file when its content changes (kube's --encryption-provider-config-automatic-reload). */
   automaticReload?: boolean;
   /** How often the file's stat is polled when reloading (a change is taken within this time; default 2 s). */
@@ -20,14 +20,20 @@ export interface EncryptionConfigSourceOptions {
 export class EncryptionConfigSource {
   private timer?: NodeJS.Timeout;
   private content: string;
+  /** A new configuration with KMS providers, waiting for its plugins' health before it replaces the current one. */
+  private pending?: string;
+  private readonly automaticReload: boolean;
+  private stopped = false;
 
   private constructor(
     private config: EncryptionConfig,
     content: string,
     private readonly path?: string,
     private readonly log: (message: string) => void = () => undefined,
+    private readonly options: EncryptionConfigSourceOptions = {},
   ) {
     this.content = content;
+    this.automaticReload = !!options.automaticReload;
   }
 
   /** A fixed configuration (tests, or one built in code). */
@@ -38,13 +44,31 @@ export class EncryptionConfigSource {
   /** Reads the file now (throws when it is invalid: a server must not start with a broken configuration). */
   static fromFile(path: string, options: EncryptionConfigSourceOptions = {}): EncryptionConfigSource {
     const content = readFileSync(path, 'utf8');
-    const source = new EncryptionConfigSource(EncryptionConfig.parse(content, path), content, path, options.log);
+    const source = new EncryptionConfigSource(EncryptionConfig.parse(content, path, options), content, path, options.log, options);
     if (options.automaticReload) source.watch(options.reloadIntervalMs ?? 2000);
     return source;
   }
 
   transformerFor(resource: GroupResource): ValueTransformer | undefined {
     return this.config.transformerFor(resource);
+  }
+
+  /** Resolves once the KMS providers have been asked for their first Status (kube primes them before serving). */
+  ready(): Promise<void> {
+    return this.config.ready();
+  }
+
+  /**
+   * Whether the server serves kube's `kms-providers` check: with KMS v2 providers, and always with automatic
+   * reload (a reloaded file may add them), as kube-apiserver registers it.
+   */
+  get servesKmsHealthCheck(): boolean {
+    return this.automaticReload || this.config.kmsProviders.length > 0;
+  }
+
+  /** kube's `kms-providers` check of the configuration in use. */
+  checkKmsProviders(): Promise<void> {
+    return this.config.checkKmsProviders();
   }
 
   /** Checks the file once; true when a new configuration was taken. */
@@ -57,23 +81,59 @@ export class EncryptionConfigSource {
       this.log(`encryption provider configuration ${this.path} could not be read, keeping the current one: ${(err as Error).message}`);
       return false;
     }
-    if (content === this.content) return false;
+    if (content === this.content || content === this.pending) return false;
+    let next: EncryptionConfig;
     try {
-      this.config = EncryptionConfig.parse(content, this.path);
+      next = EncryptionConfig.parse(content, this.path, { ...this.options, log: this.log });
     } catch (err) {
       this.log(`encryption provider configuration ${this.path} is invalid, keeping the current one: ${(err as Error).message}`);
       this.content = content;
       return false;
     }
-    this.content = content;
-    this.log(`encryption provider configuration ${this.path} reloaded`);
+    if (next.kmsProviders.length) {
+      // kube takes a configuration with KMS providers only once their plugins are healthy; until then the current one serves.
+      this.pending = content;
+      void this.takeWhenHealthy(next, content);
+      return false;
+    }
+    this.replace(next, content);
     return true;
   }
 
+  private async takeWhenHealthy(next: EncryptionConfig, content: string): Promise<void> {
+    try {
+      await next.ready();
+      await next.checkKmsProviders();
+    } catch (err) {
+      next.close();
+      if (this.pending === content) this.pending = undefined;
+      this.log(`encryption provider configuration ${this.path}: its KMS providers are not healthy, keeping the current one: ${(err as Error).message}`);
+      return;
+    }
+    if (this.pending !== content || this.stopped) {
+      next.close();
+      return;
+    }
+    this.pending = undefined;
+    this.replace(next, content);
+  }
+
+  private replace(next: EncryptionConfig, content: string): void {
+    const previous = this.config;
+    this.config = next;
+    this.content = content;
+    // Reads and writes that began with the previous configuration may still wait on its plugins (kube's KMSCloseGracePeriod).
+    if (previous.kmsProviders.length) setTimeout(() => previous.close(), previous.closeGracePeriodMs).unref();
+    this.log(`encryption provider configuration ${this.path} reloaded`);
+  }
+
+  /** Stops watching the file and closes the KMS plugin connections. */
   stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
     this.timer = undefined;
     if (this.path) unwatchFile(this.path, this.onChange);
+    this.config.close();
   }
 
   private readonly onChange = (): void => void this.reload();

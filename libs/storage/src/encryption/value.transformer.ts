@@ -17,6 +17,11 @@ export interface ValueTransformer {
   toStorage(data: Buffer, key: string): Buffer;
   /** Throws an Error with kube's message when the value cannot be read. */
   fromStorage(data: Buffer, key: string): TransformedValue;
+  /**
+   * What reading these stored values needs from outside the process, fetched before the synchronous fromStorage
+   * (a KMS plugin's Decrypt of a DEK not seen yet). Absent, or undefined returned: nothing to wait for.
+   */
+  prepare?(values: readonly Buffer[]): Promise<void> | undefined;
 }
 
 const AES_BLOCK = 16;
@@ -145,12 +150,17 @@ export class PrefixTransformers implements ValueTransformer {
   /** kube's transformer_prefix label of each transformer: its prefix. */
   private readonly labels: string[];
 
+  /** Present only when a provider reads through something asynchronous (KMS): the other configurations pay nothing. */
+  readonly prepare?: (values: readonly Buffer[]) => Promise<void> | undefined;
+
   constructor(
     readonly transformers: readonly PrefixTransformer[],
     private readonly noMatch: string = 'no matching prefix found',
   ) {
     if (transformers.length === 0) throw new Error('at least one provider is required');
     this.labels = transformers.map((t) => t.prefix.toString('latin1'));
+    const preparing = transformers.filter((t) => t.transformer.prepare && t.prefix.length);
+    if (preparing.length) this.prepare = (values) => prepareByPrefix(preparing, values);
   }
 
   toStorage(data: Buffer, key: string): Buffer {
@@ -191,6 +201,26 @@ export class PrefixTransformers implements ValueTransformer {
     recordTransformation('from_storage', 'unknown', start, this.noMatch);
     throw new Error(this.noMatch);
   }
+}
+
+/** Hands each value, without its prefix, to the first preparing transformer whose prefix it has. */
+function prepareByPrefix(preparing: readonly PrefixTransformer[], values: readonly Buffer[]): Promise<void> | undefined {
+  let batches: Map<PrefixTransformer, Buffer[]> | undefined;
+  for (const value of values) {
+    const match = preparing.find((p) => startsWith(value, p.prefix));
+    if (!match) continue;
+    batches ??= new Map();
+    const batch = batches.get(match);
+    if (batch) batch.push(value.subarray(match.prefix.length));
+    else batches.set(match, [value.subarray(match.prefix.length)]);
+  }
+  if (!batches) return undefined;
+  let waits: Promise<void>[] | undefined;
+  for (const [p, batch] of batches) {
+    const w = p.transformer.prepare?.(batch);
+    if (w) (waits ??= []).push(w);
+  }
+  return waits && Promise.all(waits).then(() => undefined);
 }
 
 function startsWith(data: Buffer, prefix: Buffer): boolean {
