@@ -44,7 +44,8 @@ export type MatchResult = { matches: true } | { matches: false; error?: string }
  * it) and returned when no condition was false, so the failure policy decides.
  */
 export function evaluateMatchConditions(conditions: readonly CompiledMatchCondition[], spec: object): MatchResult {
-  const request = dynValue(JSON.parse(JSON.stringify(spec)));
+  // The spec holds strings, string lists and maps of them only: converted as is, no JSON round trip.
+  const request = dynValue(spec);
   const errors: string[] = [];
   for (const c of conditions) {
     let value: unknown;
