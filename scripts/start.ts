@@ -293,7 +293,19 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     ...encryptionEnv(service, pki),
     ...auditWebhookEnv(service),
     ...authorizationConfigEnv(service),
+    ...authenticationConfigEnv(service),
   };
+}
+
+/**
+ * KUBE_AUTHENTICATION_CONFIG (kube's --authentication-config) of the caller's, for the two servers that
+ * authenticate bearer tokens as kube-apiserver would: the front door and core-api (its TokenReview, which the
+ * aggregated servers ask). The others get it empty: they see users the front door authenticated.
+ */
+function authenticationConfigEnv(service: ApiServiceSpec): Record<string, string> {
+  const path = process.env.KUBE_AUTHENTICATION_CONFIG;
+  if (!path) return {};
+  return { KUBE_AUTHENTICATION_CONFIG: service.frontDoor || service.name === 'core-api' ? resolve(path) : '' };
 }
 
 /**

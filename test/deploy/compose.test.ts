@@ -159,6 +159,21 @@ describe('docker-compose.yml', () => {
       // An empty value is "no encryption" for the servers (libs/apiserver encryptionFromEnv).
       expect(env((parse(r.stdout) as Compose).services['core-api']).KUBE_ENCRYPTION_PROVIDER_CONFIG).toBe('');
     });
+
+    it('honours KUBE_AUTHENTICATION_CONFIG: the file mounted read-only at its path and named in the front door and core-api only', () => {
+      const path = join(tempDir('compose-authn'), 'authentication-config.yaml');
+      const r = spawnSync('docker-compose', ['-f', join(ROOT, 'docker-compose.yml'), 'config'], { cwd: ROOT, encoding: 'utf8', timeout: 15_000, env: { ...process.env, KUBE_AUTHENTICATION_CONFIG: path } });
+      expect(r.status, r.stderr).toBe(0);
+      const rendered = parse(r.stdout) as Compose;
+      for (const [name, s] of Object.entries(rendered.services)) {
+        const wanted = name === 'aggregator' || name === 'core-api';
+        expect(env(s).KUBE_AUTHENTICATION_CONFIG, name).toBe(wanted ? path : undefined);
+        const mount = (s.volumes ?? []).map((v) => (typeof v === 'string' ? v : `${v.source}:${v.target}:${(v as { read_only?: boolean }).read_only ? 'ro' : 'rw'}`)).find((v) => v.startsWith(`${path}:`));
+        expect(mount, name).toBe(wanted ? `${path}:${path}:ro` : undefined);
+      }
+      // Unset: the servers get an empty value (no authentication configuration).
+      expect(env((parse(composeConfig().stdout) as Compose).services.aggregator).KUBE_AUTHENTICATION_CONFIG).toBe('');
+    });
   }
 
   let compose: Compose;

@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import Ajv from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
-import { aggregatedServerRbac, AuditPolicyChecker, parseAuditPolicy, type RbacRule } from '@kube/apiserver';
+import { aggregatedServerRbac, AuditPolicyChecker, loadAuthenticationConfiguration, parseAuditPolicy, type RbacRule } from '@kube/apiserver';
 import { LOCAL_AGGREGATED_SERVERS, localAggregatedServer } from '../../scripts/local-aggregated-servers';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { locateHelm, startEtcd, startNats, tempDir } from '@kube/testing';
@@ -610,6 +610,63 @@ describe('helm lint and helm template', () => {
       expect(off.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET)).toBeUndefined();
       expect([...encryptionOf(off)]).toEqual([]);
       for (const [name, pod] of pods(off)) expect((pod.volumes ?? []).map((v) => v.name), name).not.toContain('encryption-config');
+    });
+  });
+
+  describe('structured authentication', () => {
+    type Obj = { kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string> };
+    type Pod = { containers: Array<{ env?: Array<{ name: string; value?: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>; volumes?: Array<{ name: string; configMap?: { name: string } }> };
+    const render = (...args: string[]): Obj[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    };
+    /** workload → the file KUBE_AUTHENTICATION_CONFIG names, when the ConfigMap is mounted where it points. */
+    const configured = (docs: Obj[]): Array<[string, string]> =>
+      docs
+        .filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind))
+        .flatMap((d) => {
+          const pod = d.spec.template.spec as Pod;
+          return pod.containers.flatMap((c) => {
+            const path = c.env?.find((e) => e.name === 'KUBE_AUTHENTICATION_CONFIG')?.value;
+            if (!path) return [];
+            const volume = pod.volumes?.find((v) => v.configMap?.name === 'kts-kube-ts-authentication-config');
+            const mounted = c.volumeMounts?.some((m) => m.name === volume?.name && path === `${m.mountPath}/authentication-config.yaml`);
+            return [[d.metadata.name, mounted ? path : 'not mounted'] as [string, string]];
+          });
+        });
+
+    it('mounts authentication.config into the front door and core-api only, as a file our loader accepts', () => {
+      expect(configured(render())).toEqual([]);
+      expect(render().find((d) => d.metadata.name === 'kts-kube-ts-authentication-config')).toBeUndefined();
+      const values = join(tempDir('helm-authn'), 'values.yaml');
+      writeFileSync(
+        values,
+        `authentication:
+  config:
+    jwt:
+    - issuer:
+        url: https://issuer.example.com
+        audiences: [my-app]
+      claimMappings:
+        username: {claim: sub, prefix: "oidc:"}
+        groups: {claim: groups, prefix: "oidc:"}
+      userValidationRules:
+      - expression: "!user.username.startsWith('system:')"
+        message: 'username cannot used reserved system: prefix'
+    anonymous:
+      enabled: true
+      conditions: [{path: /livez}, {path: /readyz}, {path: /healthz}]
+`,
+      );
+      const docs = render('-f', values);
+      expect(configured(docs).sort()).toEqual([
+        ['kts-kube-ts-aggregator', '/etc/kube-ts/authentication/authentication-config.yaml'],
+        ['kts-kube-ts-core-api', '/etc/kube-ts/authentication/authentication-config.yaml'],
+      ]);
+      const text = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-authentication-config')?.data?.['authentication-config.yaml'] ?? '';
+      const { config } = loadAuthenticationConfiguration(text);
+      expect(config).toMatchObject({ apiVersion: 'apiserver.config.k8s.io/v1beta1', jwt: [{ issuer: { url: 'https://issuer.example.com' } }], anonymous: { enabled: true } });
     });
   });
 

@@ -9,7 +9,7 @@ import {
   jwtAuthenticatorLatency,
   sha256Label,
 } from './authentication.metrics';
-import { JwtIssuerAuthenticator, TokenRejected } from './jwt.authenticator';
+import { JwtIssuerAuthenticator, TokenRejected, untrustedIssuer } from './jwt.authenticator';
 
 export interface StructuredAuthenticationOptions {
   /** Issuers a JWT authenticator may not claim (the service-account issuer). */
@@ -38,6 +38,7 @@ const MAX_CACHED_TOKENS = 10_000;
  */
 export class StructuredAuthentication {
   private authenticators: JwtIssuerAuthenticator[] = [];
+  private byIssuer = new Map<string, JwtIssuerAuthenticator>();
   private readonly cache = new Map<string, CachedUser>();
   private readonly inFlight = new Map<string, Promise<UserInfo | undefined>>();
   private readonly idHash = apiserverIdHash();
@@ -104,7 +105,9 @@ export class StructuredAuthentication {
     }
     const running = this.inFlight.get(token);
     if (running) return running;
-    const authenticator = this.authenticators.find((a) => a.matches(token));
+    // The unverified iss picks the authenticator (kube's hasCorrectIssuer), decoded once whatever their number.
+    const iss = untrustedIssuer(token);
+    const authenticator = iss === undefined ? undefined : this.byIssuer.get(iss);
     if (!authenticator) return undefined;
     const p = this.verify(authenticator, token).finally(() => this.inFlight.delete(token));
     this.inFlight.set(token, p);
@@ -158,6 +161,7 @@ export class StructuredAuthentication {
     });
     for (const gone of previous.values()) gone.keySet.stop();
     this.authenticators = next;
+    this.byIssuer = new Map(next.map((a) => [a.issuerURL, a]));
   }
 
   /** Checks the file once; true when a new configuration was taken. */
