@@ -23,6 +23,7 @@ import { benchPriorityAndFairness } from './apf.bench';
 import { crd, fiftyFields } from './custom-resource.fixtures';
 import { benchSdk } from './sdk.bench';
 import { benchAdmission } from './admission.bench';
+import { benchProtobuf } from './protobuf.bench';
 import { benchGarbageCollector } from './gc.bench';
 import { figure, line, writeReport } from './report';
 import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
@@ -34,7 +35,7 @@ import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, 
 type Pki = Awaited<ReturnType<typeof ensurePki>>;
 
 const ROOT = resolve(__dirname, '..', '..');
-const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
+const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 /** Minutes each: only with `--scale` or by name (bench/scale.bench.ts). */
 const SCALE_FIGURES = ['scale-watchers', 'scale-configmaps', 'scale-crds', 'scale-apiservices'] as const;
 const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES] as const;
@@ -327,6 +328,7 @@ async function main(): Promise<void> {
     }
     // After LIST: its tens of thousands of creates would still be settling in the watch cache during LIST's run.
     if (wanted('admission')) await benchAdmission({ apiPort, pki, tls, seconds: SECONDS, line });
+    if (wanted('protobuf')) await benchProtobuf({ apiPort, apiPid: api.pid, agent, seconds: SECONDS, line });
     raw.close();
     agent.destroy();
 

@@ -7,7 +7,7 @@
 import * as protobuf from 'protobufjs';
 import { Errors } from '../status.errors';
 import type { JsonObject } from '../types';
-import { jsonToProto, protoToJson } from './proto-json.mapping';
+import { protoToJson, writeMessage } from './proto-json.mapping';
 import { META_V1, protoSchema, RUNTIME, type MessagePlan } from './proto.schema';
 
 export const KUBE_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
@@ -76,7 +76,7 @@ const rawCache = new WeakMap<object, Uint8Array>();
 function rawOf(plan: MessagePlan, obj: JsonObject): Uint8Array {
   let raw = rawCache.get(obj);
   if (!raw) {
-    raw = plan.type.encode(jsonToProto(plan, obj)).finish();
+    raw = writeMessage(plan, obj, protobuf.Writer.create()).finish();
     rawCache.set(obj, raw);
   }
   return raw;
@@ -108,9 +108,8 @@ export function encodeKubeProtobufList(head: { kind?: string; apiVersion?: strin
   const itemPlan = itemsField.message;
   const w = protobuf.Writer.create();
   // ListMeta is field 1 and items field 2 in every generated List: the head, then each cached item.
-  listPlan.type.encode(jsonToProto(listPlan, { metadata: head.metadata as JsonObject }), w);
-  const tag = (itemsField.message && listPlan.type.fields.items.id << 3) | 2;
-  for (const item of items) w.uint32(tag).bytes(rawOf(itemPlan, item));
+  writeMessage(listPlan, { metadata: head.metadata as JsonObject }, w);
+  for (const item of items) w.uint32(itemsField.tag).bytes(rawOf(itemPlan, item));
   return envelope(String(head.apiVersion), String(head.kind), w.finish());
 }
 

@@ -4,6 +4,7 @@
  * not; map keys sorted), so the bytes equal kube's; the decoding side shows what Go's JSON shows of the decoded
  * struct (omitempty zeros dropped, pointers and non-omitempty fields kept, nil slices and maps left out).
  */
+import * as protobuf from 'protobufjs';
 import type { JsonObject, JsonValue } from '../types';
 import { formatGoDuration, parseGoDuration } from './go-duration';
 import type { FieldPlan, MessagePlan } from './proto.schema';
@@ -15,130 +16,164 @@ const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnPropert
 
 // ---------------------------------------------------------------- JSON → protobuf
 
-/** The protobufjs form of a JSON object of `plan`'s message. */
-export function jsonToProto(plan: MessagePlan, json: JsonObject | undefined): ProtoMessage {
-  const out: ProtoMessage = {};
+/**
+ * Writes the message of a JSON object of `plan` straight to `w`, as Go's generated Marshal does: fields in number
+ * order, every non-pointer field even when unset (its zero value), map keys sorted. No intermediate message
+ * objects: this is the encoding side of every protobuf GET, LIST item and watch event.
+ */
+export function writeMessage(plan: MessagePlan, json: JsonObject | undefined, w: protobuf.Writer): protobuf.Writer {
   for (const f of plan.fields) {
     if (f.inline) {
-      out[f.proto] = jsonToProto(f.message as MessagePlan, json);
+      w.uint32(f.tag).fork();
+      writeMessage(f.message as MessagePlan, json, w).ldelim();
       continue;
     }
     const v = json?.[f.json];
     if (v === undefined || v === null) {
-      const zero = zeroOf(f);
-      if (zero !== undefined) out[f.proto] = zero;
-      continue;
-    }
-    if (f.map) {
+      writeZero(f, w);
+    } else if (f.map) {
       if (typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${f.json}: expected an object`);
-      const m: Record<string, ProtoValue> = {};
-      for (const k of Object.keys(v).sort()) m[k] = valueToProto(f, v[k]);
-      out[f.proto] = m;
+      for (const k of Object.keys(v).sort()) {
+        w.uint32(f.tag).fork().uint32(0x0a).string(k);
+        writeValue(f, 2, v[k], w);
+        w.ldelim();
+      }
     } else if (f.repeated) {
       if (!Array.isArray(v)) throw new TypeError(`${f.json}: expected an array`);
-      out[f.proto] = v.map((item) => valueToProto(f, item));
+      for (const item of v) writeValue(f, f.tag >>> 3, item, w);
     } else {
-      out[f.proto] = valueToProto(f, v);
+      writeValue(f, f.tag >>> 3, v, w);
     }
   }
-  return out;
+  return w;
 }
 
 /** What Go writes for a field its struct leaves unset: nothing for pointers, slices, maps; the zero value else. */
-function zeroOf(f: FieldPlan): ProtoValue {
-  if (f.pointer || f.repeated || f.map) return undefined;
+function writeZero(f: FieldPlan, w: protobuf.Writer): void {
+  if (f.pointer || f.repeated || f.map) return;
   switch (f.scalar) {
     case undefined:
-      return specialZero(f.message as MessagePlan);
+      w.uint32(f.tag).bytes(zeroBytes(f.message as MessagePlan));
+      return;
     case 'bytes':
-      return undefined;
+      return;
     case 'string':
-      return '';
-    case 'bool':
-      return false;
+      w.uint32(f.tag).string('');
+      return;
+    case 'double':
+      w.uint32(f.tag).double(0);
+      return;
     default:
-      return 0;
+      w.uint32(f.tag).uint32(0);
   }
 }
 
-function specialZero(plan: MessagePlan): ProtoValue {
+/** The bytes of a message's zero value, the same every time: computed once per message. */
+const zeros = new WeakMap<MessagePlan, Uint8Array>();
+
+function zeroBytes(plan: MessagePlan): Uint8Array {
+  let z = zeros.get(plan);
+  if (!z) {
+    // metav1.Time's Marshal writes nothing for the zero time; a zero Quantity is "0".
+    const special = plan.special;
+    z = special === 'time' || special === 'microTime' ? new Uint8Array(0) : special === 'quantity' ? protobuf.Writer.create().uint32(0x0a).string('0').finish() : writeMessage(plan, undefined, protobuf.Writer.create()).finish();
+    zeros.set(plan, z);
+  }
+  return z;
+}
+
+/** One value of field `f` (a list item, a map value, or the field's own) as field number `n`. */
+function writeValue(f: FieldPlan, n: number, v: JsonValue, w: protobuf.Writer): void {
+  const message = f.message;
+  if (message) {
+    w.uint32(((n << 3) | 2) >>> 0);
+    // A map value or list item Go holds as a zero struct (a null Time in PodDisruptionBudget's disruptedPods).
+    if (v === null) w.bytes(zeroBytes(message));
+    else writeSpecial(message, v, w.fork()).ldelim();
+    return;
+  }
+  switch (f.scalar) {
+    case 'string':
+      if (typeof v !== 'string') throw new TypeError(`${f.json}: expected a string`);
+      w.uint32(((n << 3) | 2) >>> 0).string(v);
+      return;
+    case 'bool':
+      if (typeof v !== 'boolean') throw new TypeError(`${f.json}: expected a boolean`);
+      w.uint32(n << 3).bool(v);
+      return;
+    case 'bytes':
+      if (typeof v !== 'string') throw new TypeError(`${f.json}: expected base64 text`);
+      w.uint32(((n << 3) | 2) >>> 0).bytes(Buffer.from(v, 'base64'));
+      return;
+    case 'double':
+      if (typeof v !== 'number') throw new TypeError(`${f.json}: expected a number`);
+      w.uint32(((n << 3) | 1) >>> 0).double(v);
+      return;
+    case 'int32':
+      if (typeof v !== 'number') throw new TypeError(`${f.json}: expected a number`);
+      w.uint32(n << 3).int32(v);
+      return;
+    default:
+      if (typeof v !== 'number') throw new TypeError(`${f.json}: expected a number`);
+      w.uint32(n << 3).int64(v);
+  }
+}
+
+/** The body (no tag, no length) of a message value, apimachinery's special JSON forms included. */
+function writeSpecial(plan: MessagePlan, v: JsonValue, w: protobuf.Writer): protobuf.Writer {
   switch (plan.special) {
     case 'time':
-    case 'microTime':
-      // metav1.Time's Marshal writes nothing for the zero time: an empty message.
-      return {};
-    case 'quantity':
-      return { string: '0' };
-    default:
-      return jsonToProto(plan, undefined);
-  }
-}
-
-function valueToProto(f: FieldPlan, v: JsonValue): ProtoValue {
-  // A map value or list item Go holds as a zero struct (a null Time in PodDisruptionBudget's disruptedPods).
-  if (f.message) return v === null ? specialZero(f.message) : messageToProto(f.message, v);
-  return scalarToProto(f.scalar as string, v, f.json);
-}
-
-function scalarToProto(type: string, v: JsonValue, name: string): ProtoValue {
-  switch (type) {
-    case 'string':
-      if (typeof v !== 'string') throw new TypeError(`${name}: expected a string`);
-      return v;
-    case 'bool':
-      if (typeof v !== 'boolean') throw new TypeError(`${name}: expected a boolean`);
-      return v;
-    case 'bytes':
-      if (typeof v !== 'string') throw new TypeError(`${name}: expected base64 text`);
-      return Buffer.from(v, 'base64');
-    default:
-      if (typeof v !== 'number') throw new TypeError(`${name}: expected a number`);
-      return v;
-  }
-}
-
-function messageToProto(plan: MessagePlan, v: JsonValue): ProtoValue {
-  switch (plan.special) {
-    case 'time':
-      return timeToProto(v, false);
-    case 'microTime':
-      return timeToProto(v, true);
+    case 'microTime': {
+      const { seconds, nanos } = parseTime(v, plan.special === 'microTime');
+      return w.uint32(0x08).int64(seconds).uint32(0x10).int32(nanos);
+    }
     case 'duration':
-      return { duration: parseGoDuration(String(v)) };
+      return w.uint32(0x08).int64(parseGoDuration(String(v)));
     case 'quantity':
-      return { string: typeof v === 'number' ? String(v) : v };
+      return w.uint32(0x0a).string(String(v));
     case 'intOrString':
-      return typeof v === 'number' ? { type: 0, intVal: v, strVal: '' } : { type: 1, intVal: 0, strVal: String(v) };
+      return typeof v === 'number' ? w.uint32(0x08).int64(0).uint32(0x10).int32(v).uint32(0x1a).string('') : w.uint32(0x08).int64(1).uint32(0x10).int32(0).uint32(0x1a).string(String(v));
     case 'rawJson':
-      return plan.type.fields.Raw ? { Raw: Buffer.from(JSON.stringify(v)) } : { raw: Buffer.from(JSON.stringify(v)) };
+      return w.uint32(0x0a).bytes(Buffer.from(JSON.stringify(v)));
     case 'stringSlice':
-      return { items: v };
+      if (!Array.isArray(v)) throw new TypeError(`${plan.type.name}: expected an array`);
+      for (const item of v) w.uint32(0x0a).string(String(item));
+      return w;
     case 'schemaOrArray':
-      return Array.isArray(v) ? { jSONSchemas: v.map((s) => schemaToProto(plan, s)) } : { schema: schemaToProto(plan, v) };
+      if (Array.isArray(v)) {
+        for (const s of v) writeMessage(schemaOf(plan), s as JsonObject, w.uint32(0x12).fork()).ldelim();
+        return w;
+      }
+      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x0a).fork()).ldelim();
     case 'schemaOrBool':
-      return typeof v === 'boolean' ? { allows: v } : { allows: true, schema: schemaToProto(plan, v) };
+      // Go's JSONSchemaPropsOrBool: a schema means allows=true.
+      if (typeof v === 'boolean') return w.uint32(0x08).bool(v);
+      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x08).bool(true).uint32(0x12).fork()).ldelim();
     case 'schemaOrStringArray':
-      return Array.isArray(v) ? { property: v } : { schema: schemaToProto(plan, v) };
+      if (Array.isArray(v)) {
+        for (const s of v) w.uint32(0x12).string(String(s));
+        return w;
+      }
+      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x0a).fork()).ldelim();
     default:
-      if (typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${plan.type.name}: expected an object`);
-      return jsonToProto(plan, v);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError(`${plan.type.name}: expected an object`);
+      return writeMessage(plan, v, w);
   }
 }
 
-function schemaToProto(orPlan: MessagePlan, v: JsonValue): ProtoMessage {
-  const schema = orPlan.fields.find((f) => f.proto === 'schema')?.message as MessagePlan;
-  return jsonToProto(schema, v as JsonObject);
+function schemaOf(orPlan: MessagePlan): MessagePlan {
+  return orPlan.fields.find((f) => f.proto === 'schema')?.message as MessagePlan;
 }
 
-function timeToProto(v: JsonValue, micro: boolean): ProtoValue {
+function parseTime(v: JsonValue, micro: boolean): { seconds: number; nanos: number } {
   if (typeof v !== 'string') throw new TypeError('expected an RFC 3339 time');
   const ms = Date.parse(v);
   if (Number.isNaN(ms)) throw new TypeError(`parsing time "${v}": not RFC 3339`);
   const seconds = Math.floor(ms / 1000);
+  if (!micro) return { seconds, nanos: 0 };
   // Date keeps milliseconds; MicroTime's microseconds come from the text itself.
   const fraction = /\.(\d+)/.exec(v)?.[1] ?? '';
-  const nanos = micro ? Number((fraction + '000000000').slice(0, 9)) : 0;
-  return { seconds, nanos: micro ? nanos - (nanos % 1000) : 0 };
+  return { seconds, nanos: Number((fraction + '000000').slice(0, 6)) * 1000 };
 }
 
 // ---------------------------------------------------------------- protobuf → JSON

@@ -78,6 +78,8 @@ interface GoFields {
 /** How one proto field maps to kube's JSON. */
 export interface FieldPlan {
   readonly proto: string;
+  /** The field's key on the wire (number and wire type); a map entry's value is field 2 of its entry. */
+  readonly tag: number;
   readonly json: string;
   readonly repeated: boolean;
   readonly map: boolean;
@@ -157,6 +159,7 @@ function loadSchema(dir: string): ProtoSchema {
         const message = resolved instanceof protobuf.Type ? plan(resolved.fullName) : undefined;
         return {
           proto: f.name,
+          tag: ((f.id << 3) | (message || isMap || f.type === 'string' || f.type === 'bytes' ? 2 : f.type === 'double' ? 1 : f.type === 'float' ? 5 : 0)) >>> 0,
           json: go.json?.[f.name] ?? f.name,
           repeated: f.repeated,
           map: isMap,
@@ -177,7 +180,8 @@ function loadSchema(dir: string): ProtoSchema {
     const version = pkg.slice(dot + 1);
     return group ? `${group}/${version}` : version;
   };
-  const byGroupVersion = new Map<string, string>();
+  // meta.k8s.io/v1: PartialObjectMetadata(List), served for every resource (metadata informers).
+  const byGroupVersion = new Map<string, string>([['meta.k8s.io/v1', META_V1]]);
   for (const ns of collectPackages(root)) {
     const gv = groupVersionOf(ns);
     if (gv) byGroupVersion.set(gv, ns);
