@@ -77,7 +77,14 @@ export class Cacher implements StorageInterface {
   }
 
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
-    if (shouldDelegateList(opts) || this.cache.isStopped) return this.storage.list(namespace, opts);
+    if (this.cache.isStopped) return this.storage.list(namespace, opts);
+    if (shouldDelegateList(opts)) {
+      // A resource's first request starts its cache (kube's cacher starts with the storage a CRD's first request
+      // creates): a client's paged list is read from etcd, and its watch from that list's resourceVersion then finds
+      // the cache's window open from before it, instead of the watch starting it later and answering 410 Gone.
+      this.cache.start().catch(() => undefined);
+      return this.storage.list(namespace, opts);
+    }
     if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts);
     let all: KubeObject[];
     try {
