@@ -82,6 +82,11 @@ describe.each(VERSIONS)('kubectl $version typed clients against core-api', ({ ve
     const r = await k(['create', 'configmap', 'probe', '-v=8']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(new RegExp(`Content-Type: ${contentType.replace(/\./g, '\\.')}\\s`));
+    // Its Accept prefers protobuf too: the created object comes back in protobuf, and kubectl reads it.
+    // 1.33 logs `"Response" status=… headers=<`, 1.30 `Response Headers:`; the Content-Type after either is the answer's.
+    const answered = /Response[" ][\s\S]*?Content-Type: (\S+)/.exec(r.stderr)?.[1];
+    expect(answered).toBe(contentType);
+    expect(r.stdout).toContain('configmap/probe created');
   });
 
   it('creates a configmap with data and binaryData', async () => {
