@@ -6,7 +6,7 @@ import { StructuredAuthentication } from '@kube/apiserver';
 import { runKubectl, tempDir } from '@kube/testing';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession } from '../support/kubectl.session';
-import { TestOidcIssuer } from '../support/oidc.issuer';
+import { documentedConfig, TestOidcIssuer } from '../support/oidc.issuer';
 import { until } from '../support/until';
 import { tokenKubeconfig } from '../support/user.kubeconfig';
 
@@ -22,91 +22,6 @@ let configPath: string;
 let kubeconfig: string;
 const admin = kubectlSession('1.33', () => stack.kubeconfig);
 const ns = 'oidc-users';
-
-/** kube's documented AuthenticationConfiguration (docs/reference/access-authn-authz/authentication.md), pointed at the test issuer. */
-function documentedConfig(i: TestOidcIssuer, usernameSuffix = ':external-user'): string {
-  const ca = i.caPem.trim().split('\n').map((l) => `      ${l}`).join('\n');
-  return `apiVersion: apiserver.config.k8s.io/v1beta1
-kind: AuthenticationConfiguration
-# list of authenticators to authenticate Kubernetes users using JWT compliant tokens.
-# the maximum number of allowed authenticators is 64.
-jwt:
-- issuer:
-    # url must be unique across all authenticators.
-    # url must not conflict with issuer configured in --service-account-issuer.
-    url: ${i.url} # Same as --oidc-issuer-url.
-    # PEM encoded CA certificates used to validate the connection when fetching
-    # discovery information. If not set, the system verifier will be used.
-    # Same value as the content of the file referenced by the --oidc-ca-file flag.
-    certificateAuthority: |
-${ca}
-    # audiences is the set of acceptable audiences the JWT must be issued to.
-    # At least one of the entries must match the "aud" claim in presented JWTs.
-    audiences:
-    - my-app # Same as --oidc-client-id.
-    - my-other-app
-    # this is required to be set to "MatchAny" when multiple audiences are specified.
-    audienceMatchPolicy: MatchAny
-  # rules applied to validate token claims to authenticate users.
-  claimValidationRules:
-    # Same as --oidc-required-claim key=value.
-  - claim: hd
-    requiredValue: example.com
-    # Instead of claim and requiredValue, you can use expression to validate the claim.
-    # expression is a CEL expression that evaluates to a boolean.
-    # all the expressions must evaluate to true for validation to succeed.
-  - expression: 'claims.hd == "example.com"'
-    # Message customizes the error message seen in the API server logs when the validation fails.
-    message: the hd claim must be set to example.com
-  - expression: 'claims.exp - claims.nbf <= 86400'
-    message: total token lifetime must not exceed 24 hours
-  claimMappings:
-    # username represents an option for the username attribute.
-    # This is the only required attribute.
-    username:
-      # Same as --oidc-username-claim. Mutually exclusive with username.expression.
-      # claim: "sub"
-      # Same as --oidc-username-prefix. Mutually exclusive with username.expression.
-      # if username.claim is set, username.prefix is required.
-      # Explicitly set it to "" if no prefix is desired.
-      # prefix: ""
-      # Mutually exclusive with username.claim and username.prefix.
-      # expression is a CEL expression that evaluates to a string.
-      expression: 'claims.username + "${usernameSuffix}"'
-    # groups represents an option for the groups attribute.
-    groups:
-      # Same as --oidc-groups-claim. Mutually exclusive with groups.expression.
-      # claim: "sub"
-      # Same as --oidc-groups-prefix. Mutually exclusive with groups.expression.
-      # if groups.claim is set, groups.prefix is required.
-      # Explicitly set it to "" if no prefix is desired.
-      # prefix: ""
-      # Mutually exclusive with groups.claim and groups.prefix.
-      # expression is a CEL expression that evaluates to a string or a list of strings.
-      expression: 'claims.roles.split(",")'
-    # uid represents an option for the uid attribute.
-    uid:
-      # Mutually exclusive with uid.expression.
-      # claim: 'sub'
-      # Mutually exclusive with uid.claim
-      # expression is a CEL expression that evaluates to a string.
-      expression: 'claims.sub'
-    # extra attributes to be added to the UserInfo object. Keys must be domain-prefix path and must be unique.
-    extra:
-    - key: 'example.com/tenant'
-      # valueExpression is a CEL expression that evaluates to a string or a list of strings.
-      valueExpression: 'claims.tenant'
-  # validation rules applied to the final user object.
-  userValidationRules:
-    # expression is a CEL expression that evaluates to a boolean.
-    # all the expressions must evaluate to true for the user to be valid.
-  - expression: "!user.username.startsWith('system:')"
-    # Message customizes the error message seen in the API server logs when the validation fails.
-    message: 'username cannot used reserved system: prefix'
-  - expression: "user.groups.all(group, !group.startsWith('system:'))"
-    message: 'groups cannot used reserved system: prefix'
-`;
-}
 
 const claims = (over: Record<string, unknown> = {}): Record<string, unknown> => ({ aud: 'my-app', sub: 'uid-jane', username: 'jane', roles: 'developers,readers', tenant: 'acme', hd: 'example.com', ...over });
 
