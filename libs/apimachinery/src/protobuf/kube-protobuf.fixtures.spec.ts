@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeKubeProtobuf, encodeKubeProtobuf, hasProtobufKind } from './kube-protobuf.codec';
 
 const DIR = resolve(__dirname, '../../../../test/fixtures/protobuf/HEAD');
-/** Vectors of kinds that are no stored objects: discovery documents, subresource options, reviews sent to webhooks. */
+/** Vectors of kinds that are no stored objects: discovery documents, subresource options, reviews sent to webhooks, the unversioned WatchEvent (empty type meta). */
 const NOT_OBJECTS = /\.(APIGroup|APIVersions|\w+Options|SerializedReference|ConversionReview|WatchEvent)$/;
 const names = readdirSync(DIR)
   .filter((f) => f.endsWith('.pb'))
