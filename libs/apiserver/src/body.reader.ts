@@ -87,7 +87,7 @@ function summarizeBody(raw: Buffer, max = 30): string {
 }
 
 /**
- * Protobuf decodes to the same JSON form; fields its tables do not map are dropped. `into`: the kind a create or
+ * Protobuf decodes to the JSON form kube shows of the same object (fields unknown to kube 1.33 dropped, as Go does). `into`: the kind a create or
  * update decodes into, named by kube's error for a body that is not JSON (transformDecodeError).
  */
 export function decodeBody(raw: Buffer, format: BodyFormat, into?: string): JsonValue {
