@@ -73,6 +73,16 @@ describe('JWT authenticator', () => {
     expect(again).toMatchObject({ name: 'cached:external-user' });
   });
 
+  it('never answers from the cache past the token\'s own expiry', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = issuer.token(good({ username: 'short', iat: now, nbf: now, exp: now + 2 }));
+    expect(await user(token)).toMatchObject({ name: 'short:external-user' });
+    await new Promise((r) => setTimeout(r, 3200));
+    logs.length = 0;
+    expect(await user(token)).toBeUndefined();
+    expect(logs.join('\n')).toMatch(/oidc: token is expired/);
+  });
+
   it('refuses tokens kube refuses, logging its reason', async () => {
     const now = Math.floor(Date.now() / 1000);
     const cases: [string, string, RegExp][] = [

@@ -64,6 +64,11 @@ export class JwtIssuerAuthenticator {
 
   /** The mapped user, or throws TokenRejected with kube's reason. */
   async authenticate(token: string, nowMs = Date.now()): Promise<UserInfo> {
+    return (await this.authenticateWithExpiry(token, nowMs)).user;
+  }
+
+  /** The mapped user and the token's `exp` (epoch seconds), or throws TokenRejected with kube's reason. */
+  async authenticateWithExpiry(token: string, nowMs = Date.now()): Promise<{ user: UserInfo; exp: number }> {
     const claims = await this.verify(token, nowMs);
     const activation = this.cel.username || this.cel.groups || this.cel.uid || this.cel.extra.length || this.cel.claimValidationRules.length ? claimsActivation(claims) : undefined;
     const user: UserInfo = { name: this.username(claims, activation), groups: [] };
@@ -80,7 +85,7 @@ export class JwtIssuerAuthenticator {
     }
     if (activation) this.checkRules(this.cel.claimValidationRules, activation, 'oidc: error evaluating claim validation expression');
     if (this.cel.userValidationRules.length) this.checkRules(this.cel.userValidationRules, userActivation(user), 'oidc: error evaluating user info validation rule');
-    return user;
+    return { user, exp: claims.exp as number };
   }
 
   /** Signature (a key of the issuer's set; a kid not in it refetches the set once), issuer, exp, nbf, audience. */

@@ -121,11 +121,11 @@ export class StructuredAuthentication {
       jwtAuthenticatorLatency.observe({ result, jwt_issuer_hash: issuerHash }, Number(process.hrtime.bigint() - started) / 1e9);
     };
     try {
-      const mapped = await authenticator.authenticate(token);
+      const { user: mapped, exp } = await authenticator.authenticateWithExpiry(token);
       observe('success');
       // kube's union adds system:authenticated to every authenticated user.
       const user: UserInfo = mapped.groups.includes(AUTHENTICATED) ? mapped : { ...mapped, groups: [...mapped.groups, AUTHENTICATED] };
-      this.remember(token, user);
+      this.remember(token, user, exp * 1000);
       return user;
     } catch (err) {
       observe('failure');
@@ -134,7 +134,8 @@ export class StructuredAuthentication {
     }
   }
 
-  private remember(token: string, user: UserInfo): void {
+  /** Cached for the TTL, never past the token's own expiry. */
+  private remember(token: string, user: UserInfo, expiresAtMs: number): void {
     if (this.cache.size >= MAX_CACHED_TOKENS) {
       const now = Date.now();
       for (const [k, v] of this.cache) if (v.expiresAt <= now) this.cache.delete(k);
@@ -144,7 +145,7 @@ export class StructuredAuthentication {
         this.cache.delete(k);
       }
     }
-    this.cache.set(token, { user, expiresAt: Date.now() + this.ttlMs });
+    this.cache.set(token, { user, expiresAt: Math.min(Date.now() + this.ttlMs, expiresAtMs) });
   }
 
   /** New authenticators for the loaded configuration; one whose entry did not change keeps its keys. */
