@@ -10,6 +10,7 @@ import type { KubeObject } from '@kube/apimachinery';
 import { RestClient, type WatchStream } from '@kube/client';
 import { until } from '@test/support';
 import { startStack, type StackHarness } from '../support/core-api.harness';
+import { TerminatingCustomResources } from '../../apps/extensions/src/reconcilers/terminating.admission';
 
 const GROUP = 'recreate.example.com';
 const NAME = `widgets.${GROUP}`;
@@ -139,4 +140,15 @@ describe('a CRD deleted and re-created under the same name', () => {
       expect(await Promise.race([w.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 30_000))]), 'a watch outlived its CRD').toBe(true);
     }
   }, 300_000);
+
+  it('lets a CRD that is not being deleted have custom resources created, whatever a terminated one of its name left', async () => {
+    await create(crd());
+    // What a terminated CRD of the same name leaves when extensions never saw it go (a relist shows the deletion
+    // and the re-creation as one update): its resource marked terminating, so creates answer 405.
+    stack.apps[1].get(TerminatingCustomResources).add(`widgets.${GROUP}`);
+    expect(await widget('refused').then(() => 201, (err: unknown) => (err as { code?: number }).code)).toBe(405);
+    await client.request('PATCH', `${CRDS}/${NAME}`, { body: { metadata: { labels: { touched: 'yes' } } }, contentType: 'application/merge-patch+json' });
+    expect(await until(async () => widget('accepted').then(() => true, () => false), 30_000), 'creates are still refused').toBe(true);
+    await remove();
+  }, 120_000);
 });

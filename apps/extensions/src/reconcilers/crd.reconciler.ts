@@ -29,6 +29,8 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
   private readonly installed = new Map<string, ResourceDefinition[]>();
   /** The CRD content each installed set was made from (installed only when it changes). */
   private readonly installedFrom = new Map<string, string>();
+  /** The UID of the CRD each installed set serves: a new CRD under the same name gets storage of its own. */
+  private readonly installedUid = new Map<string, string | undefined>();
   private readonly controller: Controller;
   private readonly crdInformer: SharedIndexInformer;
 
@@ -87,6 +89,9 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     const crd = this.crdInformer.lister.get(name) as unknown as CustomResourceDefinition | undefined;
     if (!crd) return this.uninstall(name);
     if (crd.metadata.deletionTimestamp) return this.finalize(crd);
+    // A CRD not being deleted is not terminating, even one re-created under the name of a terminated one whose
+    // deletion this informer never saw (a relist shows the pair as one update).
+    this.terminating.delete(`${crd.spec.names.plural}.${crd.spec.group}`);
     const status = desiredStatus(crd, this.crds());
     const established = status.conditions?.some((c) => c.type === 'Established' && c.status === 'True');
     const accepted = status.conditions?.some((c) => c.type === 'NamesAccepted' && c.status === 'True');
@@ -105,10 +110,15 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     const name = crd.metadata.name as string;
     // What the served definitions are made of: a status write alone (every CRD gets one) changes none of it, and
     // re-installing compiled the schemas again and rebuilt discovery and OpenAPI for every CRD served.
-    const source = stableStringify([crd.spec, crd.status?.acceptedNames ?? null]);
+    const source = stableStringify([crd.metadata.uid ?? null, crd.spec, crd.status?.acceptedNames ?? null]);
     if (this.installed.has(name) && this.installedFrom.get(name) === source) return;
     const defs = customResourceDefinitions(crd, this.server.storage);
     const previous = this.installed.get(name) ?? [];
+    // Another CRD under the same name (deleted and re-created, its deletion unseen here): as kube's crdHandler keys
+    // storage by UID, the old one's watch cache stops (its watches end) and the new one gets a cache of its own.
+    if (previous.length && this.installedUid.get(name) !== crd.metadata.uid) {
+      for (const old of previous) if (old.storagePrefix) this.server.storage.release(old.storagePrefix);
+    }
     // Install first: a version that stays keeps the resource's storage (and watch cache) alive.
     this.server.install(defs);
     for (const old of previous) {
@@ -116,6 +126,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     }
     this.installed.set(name, defs);
     this.installedFrom.set(name, source);
+    this.installedUid.set(name, crd.metadata.uid);
   }
 
   private uninstall(name: string): void {
@@ -124,6 +135,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     for (const d of previous) this.server.uninstall(d.group, d.version, d.plural);
     this.installed.delete(name);
     this.installedFrom.delete(name);
+    this.installedUid.delete(name);
   }
 
   /** The cleanup finalizer: delete every custom resource, then release the CRD. */
