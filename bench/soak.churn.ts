@@ -2,7 +2,8 @@
  * The soak's load: what makes a control plane allocate per object and per group, done over and over so that
  * whatever is not given back shows as growth.
  *  - CRD churn: a CRD in a new group, custom resources and a watch on them through the front door, then the
- *    CRD deleted (the aggregator registers and drops the group's APIService, extensions its storage and cache);
+ *    CRD deleted (the aggregator registers and drops the group's APIService, extensions its storage and cache),
+ *    and re-created at once under the same name;
  *  - APIService churn: a small aggregated server on a new port with its own certificate, its Service, Endpoints
  *    and APIService, a request proxied to it, then all of it deleted (availability checks, proxy pools);
  *  - namespace churn: a namespace with configmaps, a secret, a custom resource and a wardle Flunder (an
@@ -165,26 +166,35 @@ export class StackChurn {
     }
   }
 
+  /**
+   * Every name twice in a row: the second cycle re-creates at once, under the same name, the CRD the first one
+   * deleted. The first watches from now, the second from its list's resourceVersion, as informers and
+   * `kubectl get --watch` do; either must see every new custom resource.
+   */
   private async crdCycle(i: number): Promise<void> {
-    const group = `c${i % this.names}.${SOAK_GROUP}`;
+    const group = `c${Math.floor(i / 2) % this.names}.${SOAK_GROUP}`;
     const crd = crdObject('widgets', 'Widget', group);
     const widgets = `/apis/${group}/v1/namespaces/${CR_NAMESPACE}/widgets`;
     await this.client.request('POST', CRDS, { body: crd });
-    await waitFor(`${group} to be served`, async () => (await this.client.list(widgets), true));
-    const watch = await this.client.watch(widgets, '');
+    let listedAt = '';
+    await waitFor(`${group} to be served`, async () => ((listedAt = (await this.client.list(widgets)).resourceVersion), true));
+    const watch = await this.client.watch(widgets, i % 2 === 1 ? listedAt : '');
     this.openWatches.add(watch);
     try {
       let added = 0;
-      const ended = (async () => {
+      let ended = false;
+      const ending = (async () => {
         for await (const ev of watch) if (ev.type === 'ADDED') added++;
+        ended = true;
       })();
       for (let n = 0; n < 5; n++) {
         await this.client.request('POST', widgets, { body: { apiVersion: `${group}/v1`, kind: 'Widget', metadata: { name: `w${n}` }, spec: { size: n } } });
       }
-      await waitFor(`the watch on ${group} to see 5 widgets`, async () => added >= 5, 30_000);
+      await waitFor(`the watch on ${group} to see 5 widgets`, async () => added >= 5 || ended, 30_000);
+      if (added < 5) throw new Error(`the watch on ${group} saw ${added} of 5 widgets and ended${watch.error ? `: ${watch.error.message}` : ' without an error'}`);
       await this.client.request('DELETE', `${CRDS}/${crd.metadata.name}`);
       await waitFor(`CRD ${crd.metadata.name} to be gone`, async () => this.client.get(`${CRDS}/${crd.metadata.name}`).then(() => false, (err: unknown) => statusCode(err) === 404));
-      const closed = await Promise.race([ended.then(() => true), sleep(30_000).then(() => false)]);
+      const closed = await Promise.race([ending.then(() => true), sleep(30_000).then(() => false)]);
       if (!closed) this.watchesOutlivingTheirCrd++;
     } finally {
       watch.close();
