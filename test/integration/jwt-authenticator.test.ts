@@ -65,6 +65,18 @@ describe('JWT authenticator', () => {
     expect(await user(issuer.token(good()))).toEqual({ name: 'jane:external-user', uid: 'u-1', groups: ['dev', 'ops', 'system:authenticated'], extra: { 'example.com/tenant': ['t1'] } });
   });
 
+  it("records the jti as kube's credential id, drops empty groups and refuses an empty CEL username", async () => {
+    expect(await user(issuer.token(good({ jti: 'abc-123', roles: 'dev,,ops' })))).toMatchObject({ groups: ['dev', 'ops', 'system:authenticated'], extra: { 'example.com/tenant': ['t1'], 'authentication.kubernetes.io/credential-id': ['JTI=abc-123'] } });
+    const empty = StructuredAuthentication.fromText(config(issuer).replace(`'claims.username + ":external-user"'`, 'claims.username'), { log: (m) => logs.push(m) });
+    try {
+      logs.length = 0;
+      expect(await empty.authenticate(issuer.token(good({ username: '' })))).toBeUndefined();
+      expect(logs.join('\n')).toContain('oidc: empty username via CEL expression is not allowed');
+    } finally {
+      empty.stop();
+    }
+  });
+
   it('answers a repeated token from its cache, without verifying it again', async () => {
     const token = issuer.token(good({ username: 'cached' }));
     await user(token);

@@ -160,9 +160,18 @@ function truncateFrom(f: FlagReader, plugin: string, d: AuditTruncateOptions): A
 }
 
 /**
- * The audit flags of kube-apiserver from KUBE_AUDIT_* variables named after them (KUBE_AUDIT_LOG_MAXAGE for
- * --audit-log-maxage, KUBE_AUDIT_WEBHOOK_BATCH_MAX_WAIT for --audit-webhook-batch-max-wait, …), with kube's
- * defaults, validated as kube validates them: a bad value refuses to start with kube's message.
+ * The audit flags of kube-apiserver from variables named after them, with kube's defaults, validated as kube
+ * validates them: a bad value refuses to start with kube's message. The log: KUBE_AUDIT_LOG_PATH,
+ * KUBE_AUDIT_LOG_MAXAGE, KUBE_AUDIT_LOG_MAXBACKUP, KUBE_AUDIT_LOG_MAXSIZE, KUBE_AUDIT_LOG_FORMAT,
+ * KUBE_AUDIT_LOG_COMPRESS, KUBE_AUDIT_LOG_VERSION, KUBE_AUDIT_LOG_MODE, KUBE_AUDIT_LOG_BATCH_BUFFER_SIZE,
+ * KUBE_AUDIT_LOG_BATCH_MAX_SIZE, KUBE_AUDIT_LOG_BATCH_MAX_WAIT, KUBE_AUDIT_LOG_BATCH_THROTTLE_ENABLE,
+ * KUBE_AUDIT_LOG_BATCH_THROTTLE_QPS, KUBE_AUDIT_LOG_BATCH_THROTTLE_BURST, KUBE_AUDIT_LOG_TRUNCATE_ENABLED,
+ * KUBE_AUDIT_LOG_TRUNCATE_MAX_BATCH_SIZE, KUBE_AUDIT_LOG_TRUNCATE_MAX_EVENT_SIZE. The webhook:
+ * KUBE_AUDIT_WEBHOOK_CONFIG_FILE, KUBE_AUDIT_WEBHOOK_INITIAL_BACKOFF, KUBE_AUDIT_WEBHOOK_VERSION,
+ * KUBE_AUDIT_WEBHOOK_MODE, KUBE_AUDIT_WEBHOOK_BATCH_BUFFER_SIZE, KUBE_AUDIT_WEBHOOK_BATCH_MAX_SIZE,
+ * KUBE_AUDIT_WEBHOOK_BATCH_MAX_WAIT, KUBE_AUDIT_WEBHOOK_BATCH_THROTTLE_ENABLE, KUBE_AUDIT_WEBHOOK_BATCH_THROTTLE_QPS,
+ * KUBE_AUDIT_WEBHOOK_BATCH_THROTTLE_BURST, KUBE_AUDIT_WEBHOOK_TRUNCATE_ENABLED,
+ * KUBE_AUDIT_WEBHOOK_TRUNCATE_MAX_BATCH_SIZE, KUBE_AUDIT_WEBHOOK_TRUNCATE_MAX_EVENT_SIZE.
  */
 export function auditOptionsFromEnv(env: Env = process.env): AuditOptions {
   const f = new FlagReader(env);

@@ -64,15 +64,17 @@ export function userActivation(user: UserInfo): Record<string, unknown> {
   return { user: dynValue({ username: user.name, uid: user.uid ?? '', groups: user.groups, extra: user.extra ?? {} }) };
 }
 
-/** kube's convertCELValueToStringList: a string, or a list of strings (null is empty). */
+/** kube's convertCELValueToStringList: a string, or a list of strings; null, "" and empty strings in a list count as absent. */
 export function stringList(value: unknown): string[] {
   if (value === null || value === undefined) return [];
-  if (typeof value === 'string') return [value];
+  if (typeof value === 'string') return value ? [value] : [];
   if (Array.isArray(value)) {
-    return value.map((v) => {
+    const out: string[] = [];
+    for (const v of value) {
       if (typeof v !== 'string') throw new Error(`expression must return a string or a list of strings`);
-      return v;
-    });
+      if (v) out.push(v);
+    }
+    return out;
   }
   throw new Error(`expression must return a string or a list of strings`);
 }

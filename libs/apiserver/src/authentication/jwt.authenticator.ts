@@ -3,6 +3,8 @@ import type { CelMapper, JWTAuthenticator } from './authentication.config';
 import { claimsActivation, stringList, userActivation } from './claims.cel';
 import { ALLOWED_SIGNING_ALGS, RemoteKeySet, verifyWith, type PublicJwk, type SigningAlg } from './oidc.keyset';
 
+const CREDENTIAL_ID = 'authentication.kubernetes.io/credential-id';
+
 /** go-oidc's allowance for clock skew on `nbf` (exp gets none). */
 const NBF_LEEWAY_SECONDS = 300;
 
@@ -76,6 +78,8 @@ export class JwtIssuerAuthenticator {
     const uid = this.uid(claims, activation);
     if (uid) user.uid = uid;
     const extra = this.extra(activation);
+    // kube records the token's jti as the credential id (what audit events name the credential by).
+    if (typeof claims.jti === 'string') extra[CREDENTIAL_ID] = [`JTI=${claims.jti}`];
     if (Object.keys(extra).length) user.extra = extra;
     for (const [claim, value] of this.requiredClaims) {
       if (!(claim in claims)) throw new TokenRejected(`oidc: required claim ${claim} not present in ID token`);
@@ -131,6 +135,7 @@ export class JwtIssuerAuthenticator {
     if (this.cel.username && activation) {
       const v = evaluate(this.cel.username.evaluate, activation, 'oidc: error evaluating username claim expression');
       if (typeof v !== 'string') throw new TokenRejected('oidc: error evaluating username claim expression: username claim expression must return a string');
+      if (!v) throw new TokenRejected('oidc: empty username via CEL expression is not allowed');
       return v;
     }
     const claim = this.config.claimMappings.username.claim ?? '';
