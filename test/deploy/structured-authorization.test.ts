@@ -60,7 +60,7 @@ describe('helm: authorization.config', () => {
     return { status: r.status, stderr: r.stderr, docs: r.status === 0 ? parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null) : [] };
   };
   /** workload → [KUBE_AUTHORIZATION_CONFIG, the Secret mounted read-only where it points]. */
-  const configured = (docs: Obj[]): Record<string, [string | undefined, string | undefined]> =>
+  const configured = (docs: Obj[]): Record<string, readonly [string | undefined, string | undefined]> =>
     Object.fromEntries(
       docs
         .filter((d) => ['Deployment', 'StatefulSet', 'Job'].includes(d.kind))
