@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { register } from 'prom-client';
@@ -168,6 +169,44 @@ describe('the configuration file', () => {
     } finally {
       reloading.stop();
     }
+  });
+
+  it("refuses, as kube, a reload that changes the anonymous section or whose new issuer does not answer, and keeps the current configuration", async () => {
+    const dir = tempDir('authn-config');
+    const path = join(dir, 'authentication-config.yaml');
+    writeFileSync(path, config(issuer, 'anonymous:\n  enabled: true\n  conditions: [{path: /livez}]\n'));
+    const failures = async (): Promise<number> => Number(/automatic_reloads_total\{status="failure",[^}]*\} (\d+)/.exec(await register.metrics())?.[1] ?? 0);
+    const reloading = StructuredAuthentication.fromFile(path, { reloadIntervalMs: 60_000, readyTimeoutMs: 1500, log: (m) => logs.push(m) });
+    try {
+      const token = issuer.token(good({ username: 'kept' }));
+      expect(await reloading.authenticate(token)).toMatchObject({ name: 'kept:external-user' });
+      let before = await failures();
+      writeFileSync(path, config(issuer, 'anonymous:\n  enabled: false\n').replace('":external-user"', '":changed"'));
+      logs.length = 0;
+      expect(await reloading.reload()).toBe(false);
+      expect(await failures()).toBe(before + 1);
+      expect(logs.join('\n')).toContain('anonymous: Forbidden: changed from initial configuration file');
+      expect(await reloading.authenticate(token)).toMatchObject({ name: 'kept:external-user' });
+      // A second issuer that does not answer: the reload fails (and is tried again at the next check).
+      before = await failures();
+      const unreachable = `- issuer:\n    url: https://127.0.0.1:1/nobody\n    audiences: [x]\n  claimMappings:\n    username: {claim: sub, prefix: ""}\n`;
+      writeFileSync(path, config(issuer, `${unreachable}anonymous:\n  enabled: true\n  conditions: [{path: /livez}]\n`).replace('":external-user"', '":changed"'));
+      expect(await reloading.reload()).toBe(false);
+      expect(await failures()).toBe(before + 1);
+      expect(await reloading.reload()).toBe(false);
+      expect(await failures()).toBe(before + 2);
+      expect(reloading.issuers).toEqual([issuer.url]);
+      expect(await reloading.authenticate(token)).toMatchObject({ name: 'kept:external-user' });
+    } finally {
+      reloading.stop();
+    }
+  });
+
+  it("exposes kube's JWKS fetch metrics per issuer", async () => {
+    const text = await register.metrics();
+    const issuerHash = `sha256:${createHash('sha256').update(issuer.url).digest('hex')}`;
+    expect(text).toMatch(new RegExp(`apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds\\{result="success",jwt_issuer_hash="${issuerHash}",apiserver_id_hash="sha256:[0-9a-f]{64}"\\} \\d`));
+    expect(text).toMatch(new RegExp(`apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info\\{jwt_issuer_hash="${issuerHash}",apiserver_id_hash="sha256:[0-9a-f]{64}",hash="sha256:[0-9a-f]{64}"\\} 1`));
   });
 
   it('anonymous: enabled with conditions allows only those paths; disabled allows none', () => {

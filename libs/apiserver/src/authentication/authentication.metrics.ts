@@ -55,3 +55,24 @@ export const authenticationConfigLastConfigInfo = metric(
       labelNames: ['apiserver_id_hash', 'hash'],
     }),
 );
+
+/** kube's JWKS fetch metrics (StructuredAuthenticationConfigurationJWKSMetrics): when each issuer's key set was last fetched, and which. */
+export const jwksFetchLastTimestamp = metric(
+  'apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds',
+  () =>
+    new Gauge({
+      name: 'apiserver_authentication_jwt_authenticator_jwks_fetch_last_timestamp_seconds',
+      help: 'Timestamp of the last successful or failed JWKS fetch split by result, api server identity and jwt issuer for the JWT authenticator.',
+      labelNames: ['result', 'jwt_issuer_hash', 'apiserver_id_hash'],
+    }),
+);
+
+export const jwksFetchLastKeySetInfo = metric(
+  'apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info',
+  () =>
+    new Gauge({
+      name: 'apiserver_authentication_jwt_authenticator_jwks_fetch_last_key_set_info',
+      help: 'Information about the last JWKS fetched by the JWT authenticator with hash as label, split by api server identity and jwt issuer.',
+      labelNames: ['jwt_issuer_hash', 'apiserver_id_hash', 'hash'],
+    }),
+);

@@ -1,5 +1,6 @@
 import { createPublicKey, verify as verifySignature, constants, type KeyObject } from 'node:crypto';
 import { request } from 'node:https';
+import { apiserverIdHash, jwksFetchLastKeySetInfo, jwksFetchLastTimestamp, sha256Label } from './authentication.metrics';
 
 /** The JOSE algorithms kube's JWT authenticator accepts (oidc.go allowedSigningAlgs). */
 export const ALLOWED_SIGNING_ALGS = ['ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'] as const;
@@ -59,7 +60,12 @@ export function parseJwks(doc: unknown): PublicJwk[] {
 }
 
 /** GET over HTTPS with the issuer's CA (system roots without one), JSON back; kube's client has a 30 s timeout. */
-export function getJson(url: string, caPem: string | undefined, timeoutMs = 30_000): Promise<unknown> {
+export async function getJson(url: string, caPem: string | undefined, timeoutMs = 30_000): Promise<unknown> {
+  return (await getJsonWithBody(url, caPem, timeoutMs)).json;
+}
+
+/** getJson, with the body as received (the JWKS metric hashes it). */
+export function getJsonWithBody(url: string, caPem: string | undefined, timeoutMs = 30_000): Promise<{ json: unknown; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: 'GET', ca: caPem || undefined, headers: { Accept: 'application/json' }, timeout: timeoutMs }, (res) => {
       const chunks: Buffer[] = [];
@@ -74,7 +80,7 @@ export function getJson(url: string, caPem: string | undefined, timeoutMs = 30_0
         const body = Buffer.concat(chunks).toString('utf8');
         if ((res.statusCode ?? 0) !== 200) return reject(new Error(`${res.statusCode} ${res.statusMessage ?? ''}: ${body.slice(0, 200)}`));
         try {
-          resolve(JSON.parse(body));
+          resolve({ json: JSON.parse(body), body });
         } catch (err) {
           reject(new Error(`failed to decode response from ${url}: ${(err as Error).message}`));
         }
@@ -99,6 +105,10 @@ export interface RemoteKeySetOptions {
   log?: (message: string) => void;
 }
 
+const apiserverId = apiserverIdHash();
+/** The key sets not stopped, per issuer hash: an issuer's metric series live as long as one of them. */
+const live = new Map<string, Set<RemoteKeySet>>();
+
 /**
  * The issuer's keys, fetched from its discovery document's jwks_uri (go-oidc's NewProvider + RemoteKeySet): the
  * discovery document's issuer must be the configured URL. Fetched at once and retried every 10 s until it works
@@ -115,7 +125,15 @@ export class RemoteKeySet {
   private periodic?: NodeJS.Timeout;
   private stopped = false;
 
-  constructor(private readonly options: RemoteKeySetOptions) {}
+  private readonly issuerHash: string;
+  private keySetHash?: string;
+
+  constructor(private readonly options: RemoteKeySetOptions) {
+    this.issuerHash = sha256Label(options.issuerURL);
+    const sets = live.get(this.issuerHash) ?? new Set<RemoteKeySet>();
+    sets.add(this);
+    live.set(this.issuerHash, sets);
+  }
 
   start(): void {
     void this.refresh(true);
@@ -128,6 +146,24 @@ export class RemoteKeySet {
     this.stopped = true;
     clearTimeout(this.retry);
     clearInterval(this.periodic);
+    const sets = live.get(this.issuerHash);
+    sets?.delete(this);
+    if (sets?.size) return;
+    live.delete(this.issuerHash);
+    // A removed issuer's series go with it (kube cleans them up on reload); a reloaded one's stay with its successor.
+    for (const result of ['success', 'failure']) jwksFetchLastTimestamp.remove({ result, jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId });
+    if (this.keySetHash) jwksFetchLastKeySetInfo.remove({ jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId, hash: this.keySetHash });
+  }
+
+
+  /** Resolves once the first fetch succeeded, or false after `timeoutMs` (kube waits for a reloaded authenticator). */
+  async ready(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.keys && !this.stopped && Date.now() < deadline) {
+      await Promise.race([this.refresh(true), new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, deadline - Date.now()))))]);
+      if (!this.keys) await new Promise((r) => setTimeout(r, Math.min(1000, Math.max(0, deadline - Date.now()))));
+    }
+    return this.keys !== undefined;
   }
 
   get initialized(): boolean {
@@ -170,6 +206,18 @@ export class RemoteKeySet {
       if (typeof doc.jwks_uri !== 'string' || !doc.jwks_uri) throw new Error('oidc: discovery document has no jwks_uri');
       this.jwksURI = doc.jwks_uri;
     }
-    this.keys = parseJwks(await getJson(this.jwksURI, caPem));
+    let fetched: { json: unknown; body: string };
+    try {
+      fetched = await getJsonWithBody(this.jwksURI, caPem);
+    } catch (err) {
+      jwksFetchLastTimestamp.set({ result: 'failure', jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId }, Date.now() / 1000);
+      throw err;
+    }
+    this.keys = parseJwks(fetched.json);
+    jwksFetchLastTimestamp.set({ result: 'success', jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId }, Date.now() / 1000);
+    const hash = sha256Label(fetched.body);
+    if (this.keySetHash && this.keySetHash !== hash) jwksFetchLastKeySetInfo.remove({ jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId, hash: this.keySetHash });
+    this.keySetHash = hash;
+    jwksFetchLastKeySetInfo.set({ jwt_issuer_hash: this.issuerHash, apiserver_id_hash: apiserverId, hash }, 1);
   }
 }

@@ -16,6 +16,8 @@ export interface StructuredAuthenticationOptions {
   disallowedIssuers?: readonly string[];
   /** How often the file's stat is polled for changes (default 2 s; kube also re-reads it every minute). */
   reloadIntervalMs?: number;
+  /** How long a reload waits for its new JWT authenticators to fetch their issuer's keys (kube: a minute). */
+  readyTimeoutMs?: number;
   /** How long an authenticated token is remembered (kube's token success cache: 10 s). */
   successCacheTtlMs?: number;
   log?: (message: string) => void;
@@ -59,7 +61,8 @@ export class StructuredAuthentication {
     this.ttlMs = options.successCacheTtlMs ?? 10_000;
     this.log = options.log ?? (() => undefined);
     this.anonymous = loaded.config.anonymous;
-    this.apply(loaded);
+    // At start the authenticators are used at once and initialize in the background, as kube's do.
+    this.apply(this.build(loaded).next);
     authenticationConfigLastConfigInfo.reset();
     authenticationConfigLastConfigInfo.set({ apiserver_id_hash: this.idHash, hash: sha256Label(content) }, 1);
   }
@@ -148,25 +151,45 @@ export class StructuredAuthentication {
     this.cache.set(token, { user, expiresAt: Math.min(Date.now() + this.ttlMs, expiresAtMs) });
   }
 
-  /** New authenticators for the loaded configuration; one whose entry did not change keeps its keys. */
-  private apply(loaded: { config: AuthenticationConfiguration; mappers: CelMapper[] }): void {
+  /**
+   * The authenticators of a loaded configuration: one whose entry did not change is kept as it is (its keys too),
+   * the others are new and start fetching their issuer's keys.
+   */
+  private build(loaded: { config: AuthenticationConfiguration; mappers: CelMapper[] }): { next: JwtIssuerAuthenticator[]; fresh: JwtIssuerAuthenticator[] } {
     const previous = new Map(this.authenticators.map((a) => [JSON.stringify(a.config), a]));
+    const fresh: JwtIssuerAuthenticator[] = [];
     const next = loaded.config.jwt.map((j, i) => {
-      const key = JSON.stringify(j);
-      const same = previous.get(key);
-      previous.delete(key);
+      const same = previous.get(JSON.stringify(j));
       if (same) return new JwtIssuerAuthenticator(j, loaded.mappers[i], this.log, same.keySet);
       const a = new JwtIssuerAuthenticator(j, loaded.mappers[i], this.log);
       a.keySet.start();
+      fresh.push(a);
       return a;
     });
-    for (const gone of previous.values()) gone.keySet.stop();
+    return { next, fresh };
+  }
+
+  /** Puts `next` in place and stops the key sets no authenticator uses any more. */
+  private apply(next: JwtIssuerAuthenticator[]): void {
+    const kept = new Set(next.map((a) => a.keySet));
+    for (const old of this.authenticators) if (!kept.has(old.keySet)) old.keySet.stop();
     this.authenticators = next;
     this.byIssuer = new Map(next.map((a) => [a.issuerURL, a]));
   }
 
-  /** Checks the file once; true when a new configuration was taken. */
-  reload(): boolean {
+  private reloading?: Promise<boolean>;
+
+  /**
+   * Checks the file once (kube's authentication config controller); true when a new configuration was taken. A file
+   * that does not decode or validate, or changes the anonymous section, fails until it changes again; one whose new
+   * JWT authenticators cannot reach their issuer within `readyTimeoutMs` (kube: a minute) fails and is retried.
+   */
+  reload(): Promise<boolean> {
+    this.reloading ??= this.reloadOnce().finally(() => (this.reloading = undefined));
+    return this.reloading;
+  }
+
+  private async reloadOnce(): Promise<boolean> {
     if (!this.path) return false;
     let content: string;
     try {
@@ -175,17 +198,23 @@ export class StructuredAuthentication {
       return this.failed(`could not be read: ${(err as Error).message}`);
     }
     if (content === this.content) return false;
-    this.content = content;
     let loaded: { config: AuthenticationConfiguration; mappers: CelMapper[] };
     try {
       loaded = loadAuthenticationConfiguration(content, this.options.disallowedIssuers);
+      if (JSON.stringify(loaded.config.anonymous) !== JSON.stringify(this.anonymous)) throw new Error('anonymous: Forbidden: changed from initial configuration file');
     } catch (err) {
+      // Never valid, whatever the issuers do: not retried until the file changes.
+      this.content = content;
       return this.failed(`is invalid: ${(err as Error).message}`);
     }
-    if (JSON.stringify(loaded.config.anonymous) !== JSON.stringify(this.anonymous)) {
-      this.log(`authentication configuration ${this.path}: the anonymous section changed; it takes effect at the next restart`);
+    const { next, fresh } = this.build(loaded);
+    const ready = await Promise.all(fresh.map((a) => a.keySet.ready(this.options.readyTimeoutMs ?? 60_000)));
+    if (ready.includes(false)) {
+      for (const a of fresh) a.keySet.stop();
+      return this.failed(`could not be applied: oidc: authenticator for issuer ${JSON.stringify(fresh[ready.indexOf(false)].issuerURL)} is not initialized (retried)`);
     }
-    this.apply(loaded);
+    this.content = content;
+    this.apply(next);
     this.cache.clear();
     this.record('success');
     authenticationConfigLastConfigInfo.reset();
