@@ -11,6 +11,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, tempDir } from '@kube/testing';
+import type { INestApplicationContext } from '@nestjs/common';
+import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
+import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { startAuthorizationWebhook, type ReceivedReview, type TestAuthorizationWebhook } from '../support/authorization-webhook';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
@@ -22,6 +25,7 @@ let stack: StackHarness;
 let policy: TestAuthorizationWebhook;
 let slow: TestAuthorizationWebhook;
 let downUrl: string;
+let wardle: INestApplicationContext | undefined;
 
 const front = kubectlSession(undefined, () => stack.kubeconfig);
 const core = kubectlSession(undefined, () => stack.core.kubeconfig);
@@ -102,6 +106,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await wardle?.close();
   await stack?.stop();
   await policy?.close();
   await slow?.close();
@@ -196,6 +201,17 @@ describe('structured authorization with webhooks (KUBE_AUTHORIZATION_CONFIG)', (
     // kube's webhook cannot list rules: a rules review is incomplete, with its error.
     const rules = await stack.request('POST', '/apis/authorization.k8s.io/v1/selfsubjectrulesreviews', { body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectRulesReview', spec: { namespace: 'default' } }), headers: { 'Impersonate-User': 'alice' } });
     expect(rules.json<{ status: { incomplete: boolean; evaluationError: string } }>().status).toMatchObject({ incomplete: true, evaluationError: expect.stringContaining('webhook authorizer does not support user rule resolution') });
+  });
+
+  it('an aggregated server (wardle) delegates to the same chain: alice, whom RBAC gives nothing, lists flunders', async () => {
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    expect(await until(async () => (await front.k(['get', 'flunders', '-A'])).code === 0, 60_000)).toBe(true);
+    // The front door asks the chain, then wardle asks core-api's SubjectAccessReview, which asks it again.
+    const alice = await front.k(['get', 'flunders', '-n', 'default', '--as', 'alice']);
+    expect(alice.code, alice.stderr).toBe(0);
+    expect(policy.reviews.some((r) => r.body.spec.user === 'alice' && (r.body.spec.resourceAttributes as Record<string, string> | undefined)?.resource === 'flunders')).toBe(true);
+    const carol = await front.k(['get', 'flunders', '-n', 'default', '--as', 'carol']);
+    expect(carol.stderr).toContain('User "carol" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "default"');
   });
 
   it("exports kube's metrics", async () => {
