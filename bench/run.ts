@@ -2,6 +2,7 @@
  * `npm run bench`: core-api against baselines measured in the same run on the same machine.
  *  1. GET one configmap (watch cache) vs a raw node:https server answering the same JSON, 32 connections.
  *  2. CREATE configmaps vs direct etcd create-only transactions, 64 in flight; then admission's cost (bench/admission.bench.ts).
+ *     Secrets at rest: GET and CREATE with aesgcm and KMS v2 as ratios of identity (bench/encryption.bench.ts).
  *  3. LIST of 1,000 configmaps vs one etcd range of the same keys.
  *  4. 1,000 concurrent watchers (their own process, bench/watch.clients.ts), one write at a time: delivery latency
  *     p50/p99 and the CPU per write of server and watchers; direct and through the aggregator.
@@ -24,6 +25,7 @@ import { crd, fiftyFields } from './custom-resource.fixtures';
 import { benchSdk } from './sdk.bench';
 import { benchAdmission } from './admission.bench';
 import { benchProtobuf } from './protobuf.bench';
+import { benchEncryption } from './encryption.bench';
 import { benchGarbageCollector } from './gc.bench';
 import { figure, line, writeReport } from './report';
 import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
@@ -35,7 +37,7 @@ import { agentFor, call, callsPerRequest, etcdCalls, type HttpCall, percentile, 
 type Pki = Awaited<ReturnType<typeof ensurePki>>;
 
 const ROOT = resolve(__dirname, '..', '..');
-const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
+const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'encryption', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 /** Minutes each: only with `--scale` or by name (bench/scale.bench.ts). */
 const SCALE_FIGURES = ['scale-watchers', 'scale-configmaps', 'scale-crds', 'scale-apiservices'] as const;
 const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES] as const;
@@ -329,6 +331,8 @@ async function main(): Promise<void> {
     // After LIST: its tens of thousands of creates would still be settling in the watch cache during LIST's run.
     if (wanted('admission')) await benchAdmission({ apiPort, pki, tls, seconds: SECONDS, line });
     if (wanted('protobuf')) await benchProtobuf({ apiPort, apiPid: api.pid, agent, seconds: SECONDS, line });
+    // Secrets with aesgcm and KMS v2 against identity, each in a core-api of its own (bench/encryption.bench.ts).
+    if (wanted('encryption')) await benchEncryption({ root: ROOT, etcdEndpoint: etcd.endpoint, pki, tls, dir, seconds: SECONDS, settle: SETTLE, line });
     raw.close();
     agent.destroy();
 
