@@ -63,14 +63,16 @@ COPY --from=build /usr/local/bin/node /usr/local/bin/node
 ENV NODE_ENV=production
 WORKDIR /app
 # Code and dependencies stay owned by root: the service user can read, not modify them. Of the scripts only
-# those compose and the chart run (generate-pki, etcd-auth, healthcheck) and what they import; the development
+# those compose and the chart run (generate-pki, etcd-auth, healthcheck; kms-plugin, the example KMS v2 plugin) and what they import; the development
 # ones (start, ensure-binaries, new-apiserver, build-image) stay out.
 COPY --from=prod-deps /src/node_modules ./node_modules
 COPY --from=build /src/dist/apps ./dist/apps
 COPY --from=build /src/dist/libs ./dist/libs
 # kube's generated.proto files: the protobuf codec loads them on first use (application/vnd.kubernetes.protobuf).
 COPY api/proto ./api/proto
-COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/encryption-config.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js ./dist/scripts/
+COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/encryption-config.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js /src/dist/scripts/kms-plugin.js ./dist/scripts/
+# kube's KMS v2 gRPC API (v2.KeyManagementService), loaded at run time by a server with a kms provider and by kms-plugin.js.
+COPY api/proto/k8s.io/kms ./api/proto/k8s.io/kms
 COPY package.json ./
 USER 1000:1000
 EXPOSE 6443 6444 6445 6446 6447
