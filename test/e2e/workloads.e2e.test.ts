@@ -1,9 +1,12 @@
 /**
  * The workload groups apps/v1 and batch/v1 through the front door, with the oldest and the newest kubectl:
  * typed-client creates (protobuf from kubectl 1.32 on), Table columns, /scale, explain, `get all`, YAML and
- * server-side apply, and kube's validation messages. No workload controller runs: objects are stored only.
+ * server-side apply, and kube's validation messages. The workload controllers are left out of this stack's
+ * controller-manager: objects are stored only (test/e2e/workload-controllers.e2e.test.ts runs them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTROLLERS } from '../../apps/controller-manager/src/controllers';
+import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 
@@ -71,11 +74,16 @@ describe.each(['1.27', '1.33'])('kubectl %s: apps/v1 and batch/v1', (version) =>
   const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
   const json = async (args: string[]): Promise<Json> => JSON.parse(await ok([...args, '-o', 'json'])) as Json;
 
+  let cm: ControllerManagerHandle;
+
   beforeAll(async () => {
-    stack = await startStack();
+    stack = await startStack({ controllerManager: false });
+    const workloadControllers = new Set(['deployment-controller', 'replicaset-controller', 'replicationcontroller-controller']);
+    cm = await startControllerManager(stack.url, stack.pki, { controllers: [...CONTROLLERS.keys()].filter((c) => !workloadControllers.has(c)) });
   });
 
   afterAll(async () => {
+    await cm?.stop();
     await stack?.stop();
   });
 

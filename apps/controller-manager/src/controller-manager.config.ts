@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { RestConfig } from '@kube/client';
 import type { PkiPaths } from '@kube/pki';
 import { profilingFromEnv } from '@kube/apiserver';
+import { simulationOptionsFromEnv, type SimulationOptions } from './simulation/simulation.options';
 
 export interface ControllerManagerOptions {
   /** The front door (or any API server), and the controller-manager's own client certificate. */
@@ -21,6 +22,8 @@ export interface ControllerManagerOptions {
   leaderElection?: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number };
   /** Controllers to run (kube's --controllers); all by default. */
   controllers?: string[];
+  /** Simulated nodes with their scheduler and kubelets (KUBE_SIMULATED_NODES); off when undefined. */
+  simulation?: SimulationOptions;
 }
 
 export const LEASE_NAMESPACE = 'kube-system';
@@ -42,7 +45,8 @@ function file(env: NodeJS.ProcessEnv, name: string): string {
  * default the client CA), KUBE_TLS_CERT_FILE / KUBE_TLS_PRIVATE_KEY_FILE and KUBE_BIND_ADDRESS / KUBE_SECURE_PORT
  * for /healthz, /readyz and /metrics, KUBE_CONTROLLERS (comma-separated, default all),
  * KUBE_CLUSTER_SIGNING_CERT_FILE / KUBE_CLUSTER_SIGNING_KEY_FILE (the CA approved kube-apiserver-client CSRs are
- * signed with; without them the signing controller does not run).
+ * signed with; without them the signing controller does not run), KUBE_SIMULATED_NODES and its companions
+ * (simulation/simulation.options.ts).
  */
 export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ControllerManagerOptions {
   const url = env.KUBE_MASTER_URL;
@@ -55,6 +59,7 @@ export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process
     rootCaPem: env.KUBE_ROOT_CA_FILE ? readFileSync(env.KUBE_ROOT_CA_FILE, 'utf8') : caPem,
     clusterSigning: clusterSigningFromEnv(env),
     controllers: env.KUBE_CONTROLLERS ? env.KUBE_CONTROLLERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    simulation: simulationOptionsFromEnv(env),
   };
 }
 

@@ -8,6 +8,7 @@ import { discoveryInformerFactory, type ControllerContext, type ManagedControlle
 import { defaultIdentity, LEASE_NAME, LEASE_NAMESPACE, type ControllerManagerOptions } from './controller-manager.config';
 import { EventRecorder } from './event.recorder';
 import { ResourceDiscovery } from './resource.discovery';
+import { SimulatedNodesController } from './simulation/simulated-nodes.controller';
 
 export const CONTROLLER_MANAGER_OPTIONS = Symbol('CONTROLLER_MANAGER_OPTIONS');
 
@@ -112,6 +113,8 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
       if (!controller) this.logger.warn(`skipping ${name}: not configured`);
       return controller ? [controller] : [];
     });
+    // Simulated nodes run with the leader's term, whatever --controllers says: they stand in for kubelets.
+    if (this.options.simulation) controllers.push(new SimulatedNodesController(ctx, this.options.simulation));
     informers.start();
     discovery.start();
     const started = Promise.all(controllers.map((c) => c.start().then(() => this.logger.log(`started ${c.name}`)))).then(() => undefined);

@@ -6,6 +6,7 @@ import * as openapi from './openapi';
 import { admissionregistrationV1Components, appsV1Components, authenticationV1Components, authorizationV1Components, batchV1Components, coordinationV1Components, coreV1Components, flowcontrolV1Components, rbacV1Components } from './openapi';
 import { clusterResources } from './resources/cluster.resources';
 import { podEvictionSubresource, type EvictionStores } from './resources/policy.resources';
+import { podBindingSubresource } from './resources/pod-binding.subresource';
 import { coreResources } from './resources';
 import { appsResources } from './resources/apps.resources';
 import { batchResources } from './resources/batch.resources';
@@ -91,7 +92,8 @@ export function buildCoreResources(
         return { ...endpointsResourceWith(endpoints), schema: def.schema };
       case 'pods':
         // Evictions honour PodDisruptionBudgets read from (and decremented in) their storage.
-        return eviction ? { ...def, subresources: { ...def.subresources, eviction: podEvictionSubresource(eviction) } } : def;
+        // A scheduler binds through pods/binding (the simulated nodes' scheduler among them).
+        return eviction ? { ...def, subresources: { ...def.subresources, eviction: podEvictionSubresource(eviction), binding: podBindingSubresource(eviction.pods) } } : def;
       case 'serviceaccounts':
         // TokenRequest, when this server holds the service-account signing key.
         return serviceAccountTokens ? { ...def, subresources: { ...def.subresources, token: serviceAccountTokenSubresource(serviceAccountTokens.tokens, serviceAccountTokens.stores) } } : def;

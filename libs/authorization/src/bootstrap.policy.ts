@@ -46,6 +46,7 @@ function clusterRoleBinding(role: string, subjects: Subject[]): RoleBinding {
 }
 
 const CERTIFICATES_GROUP = 'certificates.k8s.io';
+const APPS_GROUP = 'apps';
 const DISCOVERY_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/', '/openapi', '/openapi/*', '/api', '/api/*', '/apis', '/apis/*'];
 const PUBLIC_INFO_URLS = ['/livez', '/readyz', '/healthz', '/version', '/version/'];
 
@@ -140,6 +141,9 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
 
 const eventsRule = (): PolicyRule => rule(['create', 'update', 'patch'], ['', 'events.k8s.io'], ['events']);
 
+/** The controller-manager's own role for its simulated nodes (kube has kubelets and a scheduler instead). */
+export const SIMULATED_NODES_ROLE = 'system:kube-ts:simulated-nodes';
+
 /** kube's controller roles (controller_policy.go) for the controllers apps/controller-manager runs. */
 const CONTROLLER_ROLES: readonly ClusterRole[] = [
   clusterRole('system:controller:certificate-controller', [
@@ -148,6 +152,27 @@ const CONTROLLER_ROLES: readonly ClusterRole[] = [
     rule(['approve'], [CERTIFICATES_GROUP], ['signers'], ['kubernetes.io/kube-apiserver-client-kubelet']),
     rule(['sign'], [CERTIFICATES_GROUP], ['signers'], ['kubernetes.io/legacy-unknown', 'kubernetes.io/kube-apiserver-client', 'kubernetes.io/kube-apiserver-client-kubelet', 'kubernetes.io/kubelet-serving']),
     rule(['create'], ['authorization.k8s.io'], ['subjectaccessreviews']),
+    eventsRule(),
+  ]),
+  clusterRole('system:controller:deployment-controller', [
+    rule(['get', 'list', 'watch', 'update'], [APPS_GROUP, 'extensions'], ['deployments']),
+    rule(['update'], [APPS_GROUP, 'extensions'], ['deployments/status']),
+    rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [APPS_GROUP, 'extensions'], ['replicasets']),
+    rule(['get', 'list', 'watch', 'update'], [''], ['pods']),
+    eventsRule(),
+  ]),
+  clusterRole('system:controller:replicaset-controller', [
+    rule(['get', 'list', 'watch', 'update'], [APPS_GROUP, 'extensions'], ['replicasets']),
+    rule(['update'], [APPS_GROUP, 'extensions'], ['replicasets/status']),
+    rule(['update'], [APPS_GROUP, 'extensions'], ['replicasets/finalizers']),
+    rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
+    eventsRule(),
+  ]),
+  clusterRole('system:controller:replication-controller', [
+    rule(['get', 'list', 'watch', 'update'], [''], ['replicationcontrollers']),
+    rule(['update'], [''], ['replicationcontrollers/status']),
+    rule(['update'], [''], ['replicationcontrollers/finalizers']),
+    rule(['list', 'watch', 'patch', 'create', 'delete'], [''], ['pods']),
     eventsRule(),
   ]),
   clusterRole('system:controller:clusterrole-aggregation-controller', [rule(['escalate', 'get', 'list', 'watch', 'update', 'patch'], [RBAC_GROUP], ['clusterroles'])]),
@@ -184,12 +209,23 @@ export const CONTROLLER_MANAGER_CLUSTER_ROLES: readonly ClusterRole[] = [
     rule(['create'], [''], ['serviceaccounts/token']),
   ]),
   ...CONTROLLER_ROLES,
+  // Not kube's: what the simulated nodes (KUBE_SIMULATED_NODES) in the controller-manager do as kubelets and scheduler.
+  clusterRole(SIMULATED_NODES_ROLE, [
+    rule(['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'], [''], ['nodes']),
+    rule(['patch', 'update'], [''], ['nodes/status']),
+    rule(['get', 'create', 'update', 'patch'], ['coordination.k8s.io'], ['leases']),
+    rule(['get', 'list', 'watch', 'delete'], [''], ['pods']),
+    rule(['patch', 'update'], [''], ['pods/status']),
+    rule(['create'], [''], ['pods/binding']),
+    eventsRule(),
+  ]),
 ];
 
 const serviceAccount = (namespace: string, name: string): Subject => ({ kind: 'ServiceAccount', name, namespace });
 
 export const CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS: readonly RoleBinding[] = [
   clusterRoleBinding('system:kube-controller-manager', [user('system:kube-controller-manager')]),
+  clusterRoleBinding(SIMULATED_NODES_ROLE, [user('system:kube-controller-manager')]),
   ...CONTROLLER_ROLES.map((r) => {
     const name = r.metadata.name as string;
     return clusterRoleBinding(name, [serviceAccount('kube-system', name.slice('system:controller:'.length)), user('system:kube-controller-manager')]);

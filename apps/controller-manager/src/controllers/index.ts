@@ -1,4 +1,6 @@
 import type { ControllerFactory } from '../controller.context';
+import { DeploymentController } from './apps/deployment.controller';
+import { ReplicaSetController } from './apps/replicaset.controller';
 import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
 import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
@@ -15,6 +17,9 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['root-ca-certificate-publisher-controller', rootCaPublisher],
   ['clusterrole-aggregation-controller', (ctx) => new ClusterRoleAggregationController(ctx)],
   ['resourcequota-controller', (ctx) => new ResourceQuotaController(ctx)],
+  ['replicaset-controller', (ctx) => ReplicaSetController.replicaSets(ctx)],
+  ['replicationcontroller-controller', (ctx) => ReplicaSetController.replicationControllers(ctx)],
+  ['deployment-controller', (ctx) => new DeploymentController(ctx)],
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
 

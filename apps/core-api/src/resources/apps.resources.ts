@@ -4,7 +4,7 @@
  * pkg/apis/apps/validation with kube's paths and messages, and the printers' Table columns.
  */
 import { FieldError, goLabelSelector, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
-import { scaleSubresource, statusSubresource, type ResourceDefinition, type ResourceStrategy, type TableColumn } from '@kube/apiserver';
+import { scaleSubresource, statusSubresource, type ResourceDefinition, type ResourceStrategy, type SubresourceStrategy, type TableColumn } from '@kube/apiserver';
 import { appsV1Components } from '../openapi';
 import { defaultPodTemplate } from './pod-spec.defaults';
 import type { PodTemplateSpec } from './pod-spec.types';
@@ -506,6 +506,22 @@ const controllerRevisionColumns: TableColumn[] = [
 const APPS = { group: 'apps', version: 'v1', namespaced: true } as const;
 const SCALE = { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.spec.selector' };
 
+/**
+ * deploymentStatusStrategy keeps only spec and labels of the stored object: the deployment controller writes the
+ * revision annotation through /status, so it moves no generation (a metadata update would: annotations count).
+ */
+function deploymentStatusSubresource(base: SubresourceStrategy): SubresourceStrategy {
+  return {
+    ...base,
+    prepareForUpdate(incoming, old) {
+      const obj = base.prepareForUpdate(incoming, old);
+      if (incoming.metadata?.annotations === undefined) delete obj.metadata.annotations;
+      else obj.metadata.annotations = structuredClone(incoming.metadata.annotations);
+      return obj;
+    },
+  };
+}
+
 export const deploymentsResource: ResourceDefinition = {
   ...APPS,
   kind: 'Deployment',
@@ -514,7 +530,7 @@ export const deploymentsResource: ResourceDefinition = {
   shortNames: ['deploy'],
   categories: ['all'],
   subresources: {
-    status: statusSubresource(statusValidation(REPLICA_COUNTERS, ['updatedReplicas', 'readyReplicas', 'availableReplicas'], 'cannot be greater than readyReplicas')),
+    status: deploymentStatusSubresource(statusSubresource(statusValidation(REPLICA_COUNTERS, ['updatedReplicas', 'readyReplicas', 'availableReplicas'], 'cannot be greater than readyReplicas'))),
     scale: scaleSubresource(SCALE),
   },
   strategy: deploymentStrategy,
