@@ -110,7 +110,12 @@ export class GrpcKmsService implements KmsService {
     private readonly timeoutMs: number,
   ) {
     const { client } = keyManagementService();
-    this.client = new client(grpcTargetOf(endpoint), grpc.credentials.createInsecure(), { 'grpc.default_authority': 'localhost' }) as unknown as KeyManagementServiceClient;
+    // A local socket: reconnect within the 10 s of the failing Status poll, not after gRPC's default 2-minute backoff.
+    this.client = new client(grpcTargetOf(endpoint), grpc.credentials.createInsecure(), {
+      'grpc.default_authority': 'localhost',
+      'grpc.initial_reconnect_backoff_ms': 200,
+      'grpc.max_reconnect_backoff_ms': 5_000,
+    }) as unknown as KeyManagementServiceClient;
   }
 
   private call<Req, Res>(method: 'Status' | 'Encrypt' | 'Decrypt', req: Req): Promise<Res> {

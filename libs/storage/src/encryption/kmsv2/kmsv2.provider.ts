@@ -33,6 +33,8 @@ interface WriteState {
   type: EncryptedDEKSourceType;
   cacheKey: string;
   uid: string;
+  /** Fields 2 to 5 of the EncryptedObject as Go marshals them (after field 1, encryptedData): the same for every write. */
+  encodedTail: Buffer;
   /** Writes fail after this (the plugin has not confirmed the key ID for writeTtlMs). */
   expiresAt: number;
 }
@@ -202,6 +204,7 @@ export class KmsV2Provider {
         type: EncryptedDEKSourceType.HKDF_SHA256_XNONCE_AES_GCM_SEED,
         cacheKey: generated.cacheKey,
         uid,
+        encodedTail: encodeEncryptedObject({ ...o, encryptedData: Buffer.alloc(0) }),
         expiresAt,
       };
       this.remember(generated.cacheKey, generated.transformer);
@@ -348,6 +351,18 @@ export class KmsV2Provider {
   }
 }
 
+/** Field 1 (encryptedData) of an EncryptedObject: its tag and length. */
+function encryptedDataField(data: Buffer): Buffer {
+  const header = [0x0a];
+  let n = data.length;
+  while (n >= 0x80) {
+    header.push((n & 0x7f) | 0x80);
+    n = Math.floor(n / 128);
+  }
+  header.push(n);
+  return Buffer.concat([Buffer.from(header), data]);
+}
+
 /** kube's envelopeTransformer for KMS v2: what follows the provider's prefix is a protobuf EncryptedObject. */
 export class KmsV2Transformer implements ValueTransformer {
   constructor(private readonly provider: KmsV2Provider) {}
@@ -357,7 +372,8 @@ export class KmsV2Transformer implements ValueTransformer {
     this.provider.keepWriting(state);
     const encryptedData = state.transformer.write(data, key);
     recordKeyID('to_storage', this.provider.name, state.keyIDHash);
-    return encodeEncryptedObject({ keyID: state.keyID, encryptedDEKSource: state.encryptedDEKSource, annotations: state.annotations, encryptedDEKSourceType: state.type, encryptedData });
+    // encodeEncryptedObject's bytes, built from the part that changes and the tail encoded once per seed.
+    return Buffer.concat([encryptedDataField(encryptedData), state.encodedTail]);
   }
 
   fromStorage(data: Buffer, key: string): TransformedValue {

@@ -140,6 +140,8 @@ describe('KMS v2 provider with kube test plugin', () => {
     expect(stored.includes(Buffer.from('c2VjcmV0'))).toBe(false);
     const o = decodeEncryptedObject(stored.subarray(KUBE_LEGACY.prefix.length));
     expect(o).toMatchObject({ keyID: '1', encryptedDEKSourceType: 1, annotations: { 'local-kek.kms.kubernetes.io': Buffer.from('encrypted-local-kek') } });
+    // Fields in Go's order (proto.Marshal): what is stored re-encodes to the same bytes.
+    expect(encodeEncryptedObject(o).equals(stored.subarray(KUBE_LEGACY.prefix.length))).toBe(true);
     // Decrypted the way kube's code does it, written out here independently of ours.
     const seed = Buffer.from(o.encryptedDEKSource.toString(), 'base64');
     expect(seed.length).toBe(32);
