@@ -14,3 +14,4 @@ export { type SecuredEtcd, startSecuredEtcd } from './secured-etcd';
 export { startControllerManager, type ControllerManagerHandle } from './controller-manager.boot';
 export { NetnsFault, type NetnsLink, netnsUnavailable } from './netns.fault';
 export { serverProcessEnv } from './server-process.env';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp.receiver';

@@ -67,6 +67,8 @@ export class FrontDoor {
       trustRequestId: () => true,
       forwardRequestId: true,
       shuttingDown: () => this.shuttingDown,
+      // A span per request (when tracing is on), passed on to the backend in traceparent like Audit-Id.
+      tracing: local.tracer && { tracer: local.tracer, trustedParent: () => false, forward: true },
     });
     this.health.add('etcd', () => local.storage.ping());
     local.addServiceAccountSyncCheck(this.health);

@@ -31,6 +31,9 @@ import { decodeDeleteOptions, isDryRun, validateDryRun } from './delete.options'
 import { OpenApiDocuments } from './openapi';
 import { ProfilingHandler } from './debug/profiling.handler';
 import { collectRuntimeMetrics } from './debug/runtime.metrics';
+import type { Tracer } from '@opentelemetry/api';
+import type { TracingConfiguration } from './tracing/tracing.config';
+import { startTracing } from './tracing/tracer.provider';
 
 export interface VersionInfo {
   major: string;
@@ -72,6 +75,8 @@ export interface ApiServerOptions {
   impersonation?: (authorizer: Authorizer) => Impersonator;
   /** kube's --profiling (KUBE_PROFILING, default true): /debug/pprof on this server. */
   profiling?: boolean;
+  /** kube's --tracing-config-file (KUBE_TRACING_CONFIG_FILE): OTLP traces of every request; absent, off. */
+  tracing?: TracingConfiguration;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -109,6 +114,8 @@ export class GenericApiServer {
   /** The handler chain in front of serveRequest, built once. */
   private readonly chain: RequestHandler;
   private readonly profiler: ProfilingHandler;
+  /** The process's tracer when tracing is configured (the front door's chain uses it too). */
+  readonly tracer?: Tracer;
 
   constructor(
     readonly options: ApiServerOptions,
@@ -122,6 +129,7 @@ export class GenericApiServer {
     }
     this.authn = new Authenticator(options.authentication, this.serviceAccountTokens);
     collectRuntimeMetrics();
+    this.tracer = options.tracing ? startTracing(options.component, options.tracing) : undefined;
     this.profiler = new ProfilingHandler({ enabled: options.profiling ?? true, requestTimeoutMs: options.requestTimeoutMs ?? 60_000 });
     this.chain = buildHandlerChain(this.serveRequest, {
       ...options,
@@ -131,6 +139,8 @@ export class GenericApiServer {
       // The id the front door gave a request is kept (only the front proxy's is trusted; else a new one).
       trustRequestId: (req) => this.authn.viaFrontProxy(req),
       shuttingDown: () => this.shuttingDown,
+      // The front proxy's traceparent is the front door's span of this very request: its child, not a link.
+      tracing: this.tracer && { tracer: this.tracer, trustedParent: (req) => this.authn.viaFrontProxy(req) },
     });
     this.discovery = new DiscoveryDocuments(options.advertiseAddress ?? `${options.bindAddress}:${options.port}`);
     this.openapi = new OpenApiDocuments([]);

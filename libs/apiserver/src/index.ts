@@ -54,3 +54,5 @@ export { collectRuntimeMetrics, GO_EQUIVALENT_METRICS } from './debug/runtime.me
 export { ProfilingHandler, profilingFromEnv, type ProfilingOptions } from './debug/profiling.handler';
 export { serveApfDump } from './debug/apf.dump';
 export * from './authentication/index';
+export { parseTracingConfiguration, tracingFromEnv, DEFAULT_TRACING_ENDPOINT, type TracingConfiguration } from './tracing/tracing.config';
+export { startTracing, flushTracing } from './tracing/tracer.provider';

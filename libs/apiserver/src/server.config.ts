@@ -7,6 +7,7 @@ import type { RequestHeaderOptions } from './authentication';
 import type { UserInfo } from './resource.definition';
 import { requestLogOptionsFromEnv } from './logging/request.log';
 import { profilingFromEnv } from './debug/profiling.handler';
+import { tracingFromEnv } from './tracing/tracing.config';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
 import { StructuredAuthentication } from './authentication/structured.authentication';
 
@@ -178,6 +179,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       minRequestTimeoutSeconds: Number(env('KUBE_MIN_REQUEST_TIMEOUT_SECONDS', '1800')),
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
       profiling: profilingFromEnv(),
+      tracing: tracingFromEnv(),
     },
   };
 }

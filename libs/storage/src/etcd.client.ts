@@ -1,3 +1,4 @@
+import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { Etcd3, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
 import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
 import { prefixEnd, REGISTRY_ROOT } from './keys';
@@ -59,6 +60,9 @@ function isCompactionError(err: unknown): boolean {
  * The one place that talks to etcd: raw KV range/txn calls (full control over revisions and limits),
  * timed into etcd_request_duration_seconds. The etcd3 package is unmaintained, so it stays behind this class.
  */
+let tracer: Tracer | undefined;
+const etcdTracer = (): Tracer => (tracer ??= trace.getTracer('go.etcd.io/etcd/client/v3'));
+
 export class EtcdClient {
   readonly raw: Etcd3;
   private revisionWaiters: Array<(rev: number) => void> = [];
@@ -95,7 +99,7 @@ export class EtcdClient {
   }
 
   async txn(req: ITxnRequest, type: string, operation: string): Promise<ITxnResponse> {
-    return this.timed(operation, type, () => this.raw.kv.txn(req));
+    return this.timed(operation, type, () => this.raw.kv.txn(req), 'Txn');
   }
 
   async getKey(key: string, type: string): Promise<IKeyValue | undefined> {
@@ -154,7 +158,7 @@ export class EtcdClient {
   }
 
   async compact(revision: number): Promise<void> {
-    await this.timed('compact', 'all', () => this.raw.kv.compact({ revision, physical: true }));
+    await this.timed('compact', 'all', () => this.raw.kv.compact({ revision, physical: true }), 'Compact');
   }
 
   /** A lease that expires after ttlSeconds; returns its id. */
@@ -169,15 +173,21 @@ export class EtcdClient {
     this.raw.close();
   }
 
-  private async timed<T>(operation: string, type: string, fn: () => Promise<T>): Promise<T> {
+  private async timed<T>(operation: string, type: string, fn: () => Promise<T>, method = 'Range'): Promise<T> {
+    // Inside a traced request (tracing on and sampled), the call is a client span of it, as kube's otelgrpc
+    // interceptor makes it; otherwise the check is all it costs.
+    const parent = trace.getActiveSpan();
+    const span = parent?.isRecording() ? etcdTracer().startSpan(`etcdserverpb.KV/${method}`, { kind: SpanKind.CLIENT, attributes: { 'rpc.system': 'grpc', 'rpc.service': 'etcdserverpb.KV', 'rpc.method': method, 'etcd.operation': operation, 'etcd.type': type } }) : undefined;
     const end = etcdRequestDuration.startTimer({ operation, type });
     try {
       return await fn();
     } catch (err) {
       etcdRequestErrors.inc({ operation, type });
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
       throw err;
     } finally {
       end();
+      span?.end();
     }
   }
 }

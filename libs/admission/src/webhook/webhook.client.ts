@@ -4,7 +4,9 @@
  * verified as `<name>.<namespace>.svc`, trusting `caBundle` (system roots without it). One keep-alive agent per
  * client; a deadline per call. Failures read like Go's http client errors: `Post "<url>?timeout=10s": <cause>`.
  */
+import type { OutgoingHttpHeaders } from 'node:http';
 import { Agent, request } from 'node:https';
+import { context, propagation, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 
 /** kube's webhook client default (k8s.io/apiserver pkg/util/webhook defaultRequestTimeout). */
 export const WEBHOOK_TIMEOUT_MS = 30_000;
@@ -107,7 +109,12 @@ export class WebhookClient {
   }
 
   private send(endpoint: WebhookEndpoint, body: Buffer): Promise<HttpResponse> {
-    return new Promise<HttpResponse>((resolve, reject) => {
+    const headers: OutgoingHttpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': body.length };
+    // Inside a traced request: a client span, and the webhook sees it as its caller (kube's otelhttp transport).
+    const parent = trace.getActiveSpan();
+    const span = parent?.isRecording() ? webhookTracer().startSpan('HTTP POST', { kind: SpanKind.CLIENT, attributes: { 'http.method': 'POST', 'http.url': this.displayURL } }) : undefined;
+    if (span) propagation.inject(trace.setSpan(context.active(), span), headers);
+    const sent = new Promise<HttpResponse>((resolve, reject) => {
       const req = request(
         {
           agent: this.agent,
@@ -117,7 +124,7 @@ export class WebhookClient {
           port: endpoint.url.port || 443,
           path: `${endpoint.url.pathname}${endpoint.url.search ? `${endpoint.url.search}&${this.query.slice(1)}` : this.query}`,
           servername: endpoint.servername,
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'Content-Length': body.length },
+          headers,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -132,5 +139,21 @@ export class WebhookClient {
       req.on('error', reject);
       req.end(body);
     });
+    if (!span) return sent;
+    return sent.then(
+      (r) => {
+        span.setAttribute('http.status_code', r.status);
+        span.end();
+        return r;
+      },
+      (err: unknown) => {
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+        span.end();
+        throw err;
+      },
+    );
   }
 }
+
+let tracer: Tracer | undefined;
+const webhookTracer = (): Tracer => (tracer ??= trace.getTracer('k8s.io/apiserver/pkg/admission/plugin/webhook'));

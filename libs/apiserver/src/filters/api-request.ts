@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Span } from '@opentelemetry/api';
 import type { Socket } from 'node:net';
 import { toStatus } from '@kube/apimachinery';
 import type { RequestInfo } from '../request-info';
@@ -33,6 +34,9 @@ export class ApiRequest {
   user: UserInfo | undefined = undefined;
   /** Annotations for the request's audit events (kube's audit.AddAuditAnnotations); set by withAudit only when the request is audited. */
   auditAnnotations: Record<string, string> | undefined = undefined;
+  /** The request's server span, when tracing is on (KUBE_TRACING_CONFIG_FILE), and the filter stage span open in it. */
+  span: Span | undefined = undefined;
+  stage: Span | undefined = undefined;
   /** Set by a handler that passed the request on to another server, which counts it in its own metrics. */
   proxied = false;
   /** Set by the server when the request reached one of its installed resources: only then do its path's group,

@@ -18,6 +18,7 @@ import { withRequestId } from './with-request-id';
 import { withRequestInfo } from './with-request-info';
 import { withRetryAfter } from './with-retry-after';
 import { withTimeout } from './with-timeout';
+import { tracked, withTracing, type RequestTracingOptions } from '../tracing/with-tracing';
 
 export interface HandlerChainConfig extends InFlightLimits {
   /** Client certificates and tokens at the front door; the front proxy (requestheader) too at a backend. */
@@ -43,6 +44,8 @@ export interface HandlerChainConfig extends InFlightLimits {
    * front door) keep max-in-flight, as kube's aggregated servers do when APF is off.
    */
   flowControl?: FlowControl;
+  /** Tracing (KUBE_TRACING_CONFIG_FILE): a span per request and per stage; absent, the chain has no tracing at all. */
+  tracing?: RequestTracingOptions;
 }
 
 /**
@@ -51,21 +54,25 @@ export interface HandlerChainConfig extends InFlightLimits {
  * once at start-up; per request it costs only the filters themselves.
  */
 export function buildHandlerChain(handler: RequestHandler, c: HandlerChainConfig): RequestHandler {
+  const tracer = c.tracing?.tracer;
+  // kube's filterlatency spans around the stages, only when tracing is on.
+  const stage = (name: string, filter: Filter): Filter => (tracer ? tracked(name, tracer, filter) : filter);
   const filters: Filter[] = [
     withRequestId({ trusted: c.trustRequestId, forward: c.forwardRequestId }),
     withRequestInfo,
+    ...(c.tracing ? [withTracing(c.tracing)] : []),
     withLogging(c.requestLog),
     withMetrics,
     withPanicRecovery,
     withRetryAfter(c.shuttingDown),
     withTimeout(c.requestTimeoutMs),
     withFailedAuthenticationAudit(c.audit),
-    withAuthentication(c.authenticator),
+    stage('authentication', withAuthentication(c.authenticator)),
     // After authentication, before impersonation, as kube's: the policy sees who authenticated.
-    withAudit(c.audit),
-    withImpersonation(c.impersonator),
-    c.flowControl ? withPriorityAndFairness(c.flowControl) : withMaxInFlight(c),
-    withAuthorization(c.authorizer),
+    stage('audit', withAudit(c.audit)),
+    stage('impersonation', withImpersonation(c.impersonator)),
+    c.flowControl ? stage('priorityandfairness', withPriorityAndFairness(c.flowControl)) : withMaxInFlight(c),
+    stage('authorization', withAuthorization(c.authorizer)),
   ];
   return filters.reduceRight<RequestHandler>((next, filter) => filter(next), handler);
 }

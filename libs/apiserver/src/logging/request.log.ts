@@ -42,6 +42,8 @@ export interface RequestLogEntry {
   latencyMs: number;
   /** Watches and upgrades: their latency is their lifetime, never "slow". */
   longRunning: boolean;
+  /** The request's trace, when tracing is on (the line then leads to the trace in the collector). */
+  traceID?: string;
 }
 
 /** Where request lines go: Nest's logger (the app's JsonLogger) by default. */
