@@ -667,6 +667,10 @@ describe('helm lint and helm template', () => {
       const text = docs.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-authentication-config')?.data?.['authentication-config.yaml'] ?? '';
       const { config } = loadAuthenticationConfiguration(text);
       expect(config).toMatchObject({ apiVersion: 'apiserver.config.k8s.io/v1beta1', jwt: [{ issuer: { url: 'https://issuer.example.com' } }], anonymous: { enabled: true } });
+      // An apiVersion given in the values is kept (v1 where the cluster's kube reads it).
+      const v1 = render('-f', values, '--set', 'authentication.config.apiVersion=apiserver.config.k8s.io/v1');
+      const v1Text = v1.find((d) => d.kind === 'ConfigMap' && d.metadata.name === 'kts-kube-ts-authentication-config')?.data?.['authentication-config.yaml'] ?? '';
+      expect(loadAuthenticationConfiguration(v1Text).config.apiVersion).toBe('apiserver.config.k8s.io/v1');
     });
   });
 
