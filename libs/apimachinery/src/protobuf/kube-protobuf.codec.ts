@@ -4,11 +4,11 @@
  * are the object's own message, for every kind kube generates protobuf for (api/proto). Custom resources have none:
  * their bodies are 415 and their responses JSON, as kube's unstructured serializer offers no protobuf.
  */
-import * as protobuf from 'protobufjs';
 import { Errors } from '../status.errors';
 import type { JsonObject } from '../types';
 import { protoToJson, writeMessage } from './proto-json.mapping';
 import { META_V1, protoSchema, RUNTIME, type MessagePlan } from './proto.schema';
+import { encodeWith } from './proto.writer';
 
 export const KUBE_PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 export const KUBE_PROTOBUF_WATCH_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf;stream=watch';
@@ -76,7 +76,7 @@ const rawCache = new WeakMap<object, Uint8Array>();
 function rawOf(plan: MessagePlan, obj: JsonObject): Uint8Array {
   let raw = rawCache.get(obj);
   if (!raw) {
-    raw = writeMessage(plan, obj, protobuf.Writer.create()).finish();
+    raw = encodeWith((w) => writeMessage(plan, obj, w));
     rawCache.set(obj, raw);
   }
   return raw;
@@ -84,15 +84,12 @@ function rawOf(plan: MessagePlan, obj: JsonObject): Uint8Array {
 
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Buffer {
   // Go writes every field of Unknown: contentEncoding and contentType as empty strings.
-  const w = protobuf.Writer.create();
-  w.uint32(0x0a).fork().uint32(0x0a).string(apiVersion).uint32(0x12).string(kind).ldelim();
-  w.uint32(0x12).bytes(raw);
-  w.uint32(0x1a).string('').uint32(0x22).string('');
-  const body = w.finish();
-  const out = Buffer.allocUnsafe(MAGIC.length + body.length);
-  MAGIC.copy(out, 0);
-  out.set(body, MAGIC.length);
-  return out;
+  return encodeWith((w) => {
+    w.raw(MAGIC);
+    const typeMeta = w.uint32(0x0a).fork();
+    w.uint32(0x0a).string(apiVersion).uint32(0x12).string(kind).ldelim(typeMeta);
+    w.uint32(0x12).bytes(raw).uint32(0x1a).string('').uint32(0x22).string('');
+  });
 }
 
 /** The protobuf body of an object that names its apiVersion and kind. */
@@ -106,11 +103,14 @@ export function encodeKubeProtobufList(head: { kind?: string; apiVersion?: strin
   const itemsField = listPlan.fields.find((f) => f.proto === 'items');
   if (!itemsField?.message) throw Errors.internal(new Error(`${String(head.kind)} has no items`));
   const itemPlan = itemsField.message;
-  const w = protobuf.Writer.create();
-  // ListMeta is field 1 and items field 2 in every generated List: the head, then each cached item.
-  writeMessage(listPlan, { metadata: head.metadata as JsonObject }, w);
-  for (const item of items) w.uint32(itemsField.tag).bytes(rawOf(itemPlan, item));
-  return envelope(String(head.apiVersion), String(head.kind), w.finish());
+  // Items first (each from the per-object cache, or encoded now), then the List around them.
+  const raws = items.map((item) => rawOf(itemPlan, item));
+  const body = encodeWith((w) => {
+    // ListMeta is field 1 and items field 2 in every generated List.
+    writeMessage(listPlan, { metadata: head.metadata as JsonObject }, w);
+    for (const raw of raws) w.uint32(itemsField.tag).bytes(raw);
+  });
+  return envelope(String(head.apiVersion), String(head.kind), body);
 }
 
 /**
@@ -119,12 +119,13 @@ export function encodeKubeProtobufList(head: { kind?: string; apiVersion?: strin
  */
 export function encodeWatchEventFrame(type: string, object: JsonObject): Buffer {
   const inner = encodeKubeProtobuf(object);
-  const w = protobuf.Writer.create();
-  w.uint32(0x0a).string(type).uint32(0x12).fork().uint32(0x0a).bytes(inner).ldelim();
-  const event = w.finish();
+  const event = encodeWith((w) => {
+    const raw = w.uint32(0x0a).string(type).uint32(0x12).fork();
+    w.uint32(0x0a).bytes(inner).ldelim(raw);
+  });
   const out = Buffer.allocUnsafeSlow(4 + event.length);
   out.writeUInt32BE(event.length, 0);
-  out.set(event, 4);
+  event.copy(out, 4);
   return out;
 }
 

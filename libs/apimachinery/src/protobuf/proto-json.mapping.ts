@@ -4,10 +4,10 @@
  * not; map keys sorted), so the bytes equal kube's; the decoding side shows what Go's JSON shows of the decoded
  * struct (omitempty zeros dropped, pointers and non-omitempty fields kept, nil slices and maps left out).
  */
-import * as protobuf from 'protobufjs';
 import type { JsonObject, JsonValue } from '../types';
 import { formatGoDuration, parseGoDuration } from './go-duration';
 import type { FieldPlan, MessagePlan } from './proto.schema';
+import { encodeWith, type ProtoWriter } from './proto.writer';
 
 type ProtoValue = unknown;
 type ProtoMessage = Record<string, ProtoValue>;
@@ -21,11 +21,11 @@ const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnPropert
  * order, every non-pointer field even when unset (its zero value), map keys sorted. No intermediate message
  * objects: this is the encoding side of every protobuf GET, LIST item and watch event.
  */
-export function writeMessage(plan: MessagePlan, json: JsonObject | undefined, w: protobuf.Writer): protobuf.Writer {
+export function writeMessage(plan: MessagePlan, json: JsonObject | undefined, w: ProtoWriter): ProtoWriter {
   for (const f of plan.fields) {
     if (f.inline) {
-      w.uint32(f.tag).fork();
-      writeMessage(f.message as MessagePlan, json, w).ldelim();
+      const mark = w.uint32(f.tag).fork();
+      writeMessage(f.message as MessagePlan, json, w).ldelim(mark);
       continue;
     }
     const v = json?.[f.json];
@@ -34,9 +34,9 @@ export function writeMessage(plan: MessagePlan, json: JsonObject | undefined, w:
     } else if (f.map) {
       if (typeof v !== 'object' || Array.isArray(v)) throw new TypeError(`${f.json}: expected an object`);
       for (const k of Object.keys(v).sort()) {
-        w.uint32(f.tag).fork().uint32(0x0a).string(k);
-        writeValue(f, 2, v[k], w);
-        w.ldelim();
+        const mark = w.uint32(f.tag).fork();
+        writeValue(f, 2, v[k], w.uint32(0x0a).string(k));
+        w.ldelim(mark);
       }
     } else if (f.repeated) {
       if (!Array.isArray(v)) throw new TypeError(`${f.json}: expected an array`);
@@ -49,7 +49,7 @@ export function writeMessage(plan: MessagePlan, json: JsonObject | undefined, w:
 }
 
 /** What Go writes for a field its struct leaves unset: nothing for pointers, slices, maps; the zero value else. */
-function writeZero(f: FieldPlan, w: protobuf.Writer): void {
+function writeZero(f: FieldPlan, w: ProtoWriter): void {
   if (f.pointer || f.repeated || f.map) return;
   switch (f.scalar) {
     case undefined:
@@ -76,20 +76,23 @@ function zeroBytes(plan: MessagePlan): Uint8Array {
   if (!z) {
     // metav1.Time's Marshal writes nothing for the zero time; a zero Quantity is "0".
     const special = plan.special;
-    z = special === 'time' || special === 'microTime' ? new Uint8Array(0) : special === 'quantity' ? protobuf.Writer.create().uint32(0x0a).string('0').finish() : writeMessage(plan, undefined, protobuf.Writer.create()).finish();
+    z = special === 'time' || special === 'microTime' ? new Uint8Array(0) : special === 'quantity' ? encodeWith((w) => w.uint32(0x0a).string('0')) : encodeWith((w) => writeMessage(plan, undefined, w));
     zeros.set(plan, z);
   }
   return z;
 }
 
 /** One value of field `f` (a list item, a map value, or the field's own) as field number `n`. */
-function writeValue(f: FieldPlan, n: number, v: JsonValue, w: protobuf.Writer): void {
+function writeValue(f: FieldPlan, n: number, v: JsonValue, w: ProtoWriter): void {
   const message = f.message;
   if (message) {
     w.uint32(((n << 3) | 2) >>> 0);
     // A map value or list item Go holds as a zero struct (a null Time in PodDisruptionBudget's disruptedPods).
     if (v === null) w.bytes(zeroBytes(message));
-    else writeSpecial(message, v, w.fork()).ldelim();
+    else {
+      const mark = w.fork();
+      writeSpecial(message, v, w).ldelim(mark);
+    }
     return;
   }
   switch (f.scalar) {
@@ -111,7 +114,7 @@ function writeValue(f: FieldPlan, n: number, v: JsonValue, w: protobuf.Writer): 
       return;
     case 'int32':
       if (typeof v !== 'number') throw new TypeError(`${f.json}: expected a number`);
-      w.uint32(n << 3).int32(v);
+      w.uint32(n << 3).int64(v);
       return;
     default:
       if (typeof v !== 'number') throw new TypeError(`${f.json}: expected a number`);
@@ -120,19 +123,19 @@ function writeValue(f: FieldPlan, n: number, v: JsonValue, w: protobuf.Writer): 
 }
 
 /** The body (no tag, no length) of a message value, apimachinery's special JSON forms included. */
-function writeSpecial(plan: MessagePlan, v: JsonValue, w: protobuf.Writer): protobuf.Writer {
+function writeSpecial(plan: MessagePlan, v: JsonValue, w: ProtoWriter): ProtoWriter {
   switch (plan.special) {
     case 'time':
     case 'microTime': {
       const { seconds, nanos } = parseTime(v, plan.special === 'microTime');
-      return w.uint32(0x08).int64(seconds).uint32(0x10).int32(nanos);
+      return w.uint32(0x08).int64(seconds).uint32(0x10).int64(nanos);
     }
     case 'duration':
       return w.uint32(0x08).int64(parseGoDuration(String(v)));
     case 'quantity':
       return w.uint32(0x0a).string(String(v));
     case 'intOrString':
-      return typeof v === 'number' ? w.uint32(0x08).int64(0).uint32(0x10).int32(v).uint32(0x1a).string('') : w.uint32(0x08).int64(1).uint32(0x10).int32(0).uint32(0x1a).string(String(v));
+      return typeof v === 'number' ? w.uint32(0x08).int64(0).uint32(0x10).int64(v).uint32(0x1a).string('') : w.uint32(0x08).int64(1).uint32(0x10).int64(0).uint32(0x1a).string(String(v));
     case 'rawJson':
       return w.uint32(0x0a).bytes(Buffer.from(JSON.stringify(v)));
     case 'stringSlice':
@@ -141,24 +144,31 @@ function writeSpecial(plan: MessagePlan, v: JsonValue, w: protobuf.Writer): prot
       return w;
     case 'schemaOrArray':
       if (Array.isArray(v)) {
-        for (const s of v) writeMessage(schemaOf(plan), s as JsonObject, w.uint32(0x12).fork()).ldelim();
+        for (const s of v) nested(w, 0x12, (x) => writeMessage(schemaOf(plan), s as JsonObject, x));
         return w;
       }
-      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x0a).fork()).ldelim();
+      return nested(w, 0x0a, (x) => writeMessage(schemaOf(plan), v as JsonObject, x));
     case 'schemaOrBool':
       // Go's JSONSchemaPropsOrBool: a schema means allows=true.
       if (typeof v === 'boolean') return w.uint32(0x08).bool(v);
-      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x08).bool(true).uint32(0x12).fork()).ldelim();
+      return nested(w.uint32(0x08).bool(true), 0x12, (x) => writeMessage(schemaOf(plan), v as JsonObject, x));
     case 'schemaOrStringArray':
       if (Array.isArray(v)) {
         for (const s of v) w.uint32(0x12).string(String(s));
         return w;
       }
-      return writeMessage(schemaOf(plan), v as JsonObject, w.uint32(0x0a).fork()).ldelim();
+      return nested(w, 0x0a, (x) => writeMessage(schemaOf(plan), v as JsonObject, x));
     default:
       if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new TypeError(`${plan.type.name}: expected an object`);
       return writeMessage(plan, v, w);
   }
+}
+
+/** A length-delimited field `tag` whose body `write` writes. */
+function nested(w: ProtoWriter, tag: number, write: (w: ProtoWriter) => void): ProtoWriter {
+  const mark = w.uint32(tag).fork();
+  write(w);
+  return w.ldelim(mark);
 }
 
 function schemaOf(orPlan: MessagePlan): MessagePlan {
