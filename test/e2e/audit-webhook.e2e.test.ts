@@ -45,8 +45,9 @@ let stack: StackHarness;
 const kubectl = kubectlSession(undefined, () => stack.kubeconfig);
 const kubectl127 = kubectlSession('1.27', () => stack.kubeconfig);
 
-// Everything in NS at RequestResponse, once complete; nothing else (the stack's own traffic stays out).
-const policy: AuditPolicy = { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', omitStages: ['RequestReceived'], rules: [{ level: 'RequestResponse', namespaces: [NS] }, { level: 'None' }] };
+// Everything in NS at RequestResponse, at every stage (RequestReceived is what a blocking backend would hold a
+// request for); nothing else (the stack's own traffic stays out).
+const policy: AuditPolicy = { apiVersion: 'audit.k8s.io/v1', kind: 'Policy', rules: [{ level: 'RequestResponse', namespaces: [NS] }, { level: 'None' }] };
 
 beforeAll(async () => {
   const ca = await createCertificateAuthority({ commonName: 'audit-sink-ca' });
@@ -128,6 +129,7 @@ describe('audit webhook backend with kubectl', () => {
     ['1.27', kubectl127, 'from-kubectl-127'],
   ])("kubectl %s create: an EventList reaches the webhook with the create's verb, user, objectRef and stage", async (_v, k, name) => {
     await k.ok(['create', 'configmap', name, '-n', NS, '--from-literal=k=v']);
+    // The name is known once the body is: the ResponseComplete event.
     const mine = (): AuditEvent[] => sink.events().filter((e) => e.objectRef?.name === name);
     expect(await until(async () => mine().length > 0, 30_000)).toBe(true);
     expect(sink.lists.every((l) => l.kind === 'EventList' && l.apiVersion === 'audit.k8s.io/v1')).toBe(true);
@@ -147,8 +149,11 @@ describe('audit webhook backend with kubectl', () => {
         userAgent: expect.stringMatching(/^kubectl/),
       }),
     ]);
-    // The log backend got the same event (kube's union of both backends).
+    // Its RequestReceived event came first, under the same audit ID, without bodies.
     const auditID = mine()[0].auditID;
+    expect(await until(async () => sink.events().some((e) => e.auditID === auditID && e.stage === 'RequestReceived'), 30_000)).toBe(true);
+    expect(sink.events().find((e) => e.auditID === auditID && e.stage === 'RequestReceived')).toMatchObject({ verb: 'create', objectRef: { resource: 'configmaps', namespace: NS, apiVersion: 'v1' } });
+    // The log backend got the same event (kube's union of both backends).
     expect(await until(async () => logEvents().some((e) => e.auditID === auditID), 10_000)).toBe(true);
   }, 60_000);
 
@@ -156,7 +161,7 @@ describe('audit webhook backend with kubectl', () => {
     const file = join(dir, 'big.txt');
     writeFileSync(file, 'x'.repeat(200 * 1024));
     await kubectl.ok(['create', 'configmap', 'big', '-n', NS, `--from-file=big=${file}`]);
-    const big = (): AuditEvent | undefined => sink.events().find((e) => e.objectRef?.name === 'big');
+    const big = (): AuditEvent | undefined => sink.events().find((e) => e.objectRef?.name === 'big' && e.stage === 'ResponseComplete');
     expect(await until(async () => big() !== undefined, 30_000)).toBe(true);
     expect(big()).toMatchObject({ verb: 'create', annotations: { 'audit.k8s.io/truncated': 'true' } });
     expect(big()!.requestObject).toBeUndefined();
@@ -172,7 +177,7 @@ describe('audit webhook backend with kubectl', () => {
     const manifests = Array.from({ length: 30 }, (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: burst-${i}\n  namespace: ${NS}\ndata:\n  i: "${i}"\n`).join('---\n');
     await kubectl.ok(['create', '-f', '-'], manifests);
     await kubectl127.ok(['get', 'configmap', 'burst-29', '-n', NS]);
-    // Every create was answered while the webhook held its calls unanswered.
+    // Every create was answered (its RequestReceived event included) while the webhook held its calls unanswered.
     expect(sink.hung.length).toBeGreaterThan(0);
     const after = await metrics();
     expect(metricTotal(after, 'apiserver_audit_error_total', { plugin: 'buffered' }) - before).toBeGreaterThan(0);
@@ -196,6 +201,7 @@ describe('audit webhook backend with kubectl', () => {
     }
     // The oldest lines went with the pruned backups; the newest are all there.
     const kept = [...backups().map((b) => join(dir, 'log', b)), logPath].flatMap((p) => linesOf(p).map((e) => e.objectRef?.name));
+    expect(readdirSync(join(dir, 'log'))).toHaveLength(3);
     expect(kept).toContain('rotate-7');
     expect(kept).not.toContain('from-kubectl');
   }, 120_000);

@@ -102,37 +102,39 @@ export class RotatingFileWriter {
   /** lumberjack's Write for each line, lines that fit in the current file written together. */
   private async writeLines(lines: string[]): Promise<void> {
     const max = this.options.maxSizeBytes;
-    let pending: Buffer[] = [];
+    let pending: string[] = [];
     let pendingBytes = 0;
     const writePending = async (): Promise<void> => {
       if (!pending.length) return;
       const count = pending.length;
-      const chunk = Buffer.concat(pending, pendingBytes);
+      const chunk = pending.join('');
+      const bytes = pendingBytes;
       pending = [];
       pendingBytes = 0;
       try {
-        await this.fh!.write(chunk);
-        this.size += chunk.length;
+        // writeFile writes all of it (write may stop short).
+        await this.fh!.writeFile(chunk);
+        this.size += bytes;
         this.failed = false;
       } catch (err) {
         this.fail(err as Error, count);
       }
     };
     for (const line of lines) {
-      const b = Buffer.from(line);
-      if (max > 0 && b.length > max) {
-        this.fail(new Error(`write length ${b.length} exceeds maximum file size ${max}`), 1);
+      const len = Buffer.byteLength(line);
+      if (max > 0 && len > max) {
+        this.fail(new Error(`write length ${len} exceeds maximum file size ${max}`), 1);
         continue;
       }
       if (!this.fh) {
         try {
-          await this.openExistingOrNew(b.length);
+          await this.openExistingOrNew(len);
         } catch (err) {
           this.fail(err as Error, 1);
           continue;
         }
       }
-      if (max > 0 && this.size + pendingBytes + b.length > max) {
+      if (max > 0 && this.size + pendingBytes + len > max) {
         await writePending();
         try {
           await this.rotate();
@@ -141,8 +143,8 @@ export class RotatingFileWriter {
           continue;
         }
       }
-      pending.push(b);
-      pendingBytes += b.length;
+      pending.push(line);
+      pendingBytes += len;
     }
     await writePending();
   }
