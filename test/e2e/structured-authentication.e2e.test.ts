@@ -2,8 +2,11 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StructuredAuthentication } from '@kube/apiserver';
+import type { INestApplicationContext } from '@nestjs/common';
+import { ApiServerLifecycle, StructuredAuthentication } from '@kube/apiserver';
 import { runKubectl, tempDir } from '@kube/testing';
+import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
+import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession } from '../support/kubectl.session';
 import { documentedConfig, TestOidcIssuer } from '../support/oidc.issuer';
@@ -92,6 +95,28 @@ describe.each(['1.27', '1.33'])('kubectl %s with an OIDC ID token', (version) =>
       await other.stop();
     }
   });
+});
+
+describe('an aggregated server (SDK) sent an ID token directly', () => {
+  let wardle: INestApplicationContext | undefined;
+  afterAll(async () => {
+    await wardle?.close();
+  });
+
+  it('asks the control plane by TokenReview and sees the mapped user, authorized by RBAC', async () => {
+    wardle = await bootAggregatedServer(stack, { component: 'sample-apiserver', serviceDnsName: 'wardle-server.kube-system.svc', module: (options) => SampleApiServerModule.forRoot(options) });
+    const flunders = `/apis/wardle.example.com/v1alpha1/namespaces/${ns}/flunders`;
+    const server = `--server=https://127.0.0.1:${wardle.get(ApiServerLifecycle).port}`;
+    const token = issuer.token(claims({ username: 'wanda', sub: 'uid-wanda', roles: 'flunder-fans' }));
+    const direct = (t: string): ReturnType<typeof runKubectl> => runKubectl([server, `--token=${t}`, 'get', '--raw', flunders], { kubeconfig, version: '1.33' });
+    const refused = await direct(token);
+    expect(refused.stderr).toContain(`flunders.wardle.example.com is forbidden: User "wanda:external-user" cannot list resource "flunders" in API group "wardle.example.com" in the namespace "${ns}"`);
+    await admin.ok(['create', 'clusterrole', 'flunder-reader', '--verb=get,list', '--resource=flunders.wardle.example.com']);
+    await admin.ok(['create', 'rolebinding', 'fans-read-flunders', '--clusterrole=flunder-reader', '--group=flunder-fans', `--namespace=${ns}`]);
+    expect(await until(async () => (await direct(token)).stdout.includes('FlunderList'), 60_000)).toBe(true);
+    const wrongAudience = await direct(issuer.token(claims({ username: 'wanda', aud: 'elsewhere' })));
+    expect(wrongAudience.stderr).toMatch(/Unauthorized/);
+  }, 120_000);
 });
 
 describe('the issuer and the file', () => {
