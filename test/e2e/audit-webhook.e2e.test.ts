@@ -12,11 +12,11 @@ import { createServer, type Server } from 'node:https';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditOptionsFromEnv, type AuditEvent, type AuditPolicy } from '@kube/apiserver';
 import { createCertificateAuthority, issueCertificate } from '@kube/pki';
-import { tempDir } from '@kube/testing';
+import { SupervisedProcess, tempDir } from '@kube/testing';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { metricTotal } from '../support/metrics.exposition';
@@ -205,4 +205,22 @@ describe('audit webhook backend with kubectl', () => {
     expect(kept).toContain('rotate-7');
     expect(kept).not.toContain('from-kubectl');
   }, 120_000);
+});
+
+describe('the built aggregator (as npm start, compose and the chart run it)', () => {
+  const main = resolve(__dirname, '../../dist/apps/aggregator/src/main.js');
+  const startWith = async (audit: Record<string, string>): Promise<string | undefined> => {
+    const { pki } = stack;
+    const env = { PATH: process.env.PATH, KUBE_TLS_CERT_FILE: pki.apiserverCert, KUBE_TLS_PRIVATE_KEY_FILE: pki.apiserverKey, KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert, KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey, ...audit };
+    const proc = new SupervisedProcess({ name: 'aggregator', command: process.execPath, args: [main], env });
+    expect(await proc.exited).toEqual({ code: 1, signal: null });
+    const last = proc.output().split('\n').filter(Boolean).at(-1);
+    return last ? (JSON.parse(last) as { msg?: string }).msg : undefined;
+  };
+
+  it("refuses to start with a bad KUBE_AUDIT_* value or an unreadable webhook kubeconfig, with kube-apiserver's message", async () => {
+    expect(await startWith({ KUBE_AUDIT_WEBHOOK_CONFIG_FILE: join(dir, 'audit-webhook.kubeconfig'), KUBE_AUDIT_WEBHOOK_MODE: 'async' })).toContain('invalid audit webhook mode async, allowed modes are "batch,blocking,blocking-strict"');
+    expect(await startWith({ KUBE_AUDIT_LOG_PATH: join(dir, 'x.log'), KUBE_AUDIT_LOG_MAXBACKUP: '-1' })).toContain("--audit-log-maxbackup -1 can't be a negative number");
+    expect(await startWith({ KUBE_AUDIT_WEBHOOK_CONFIG_FILE: join(dir, 'missing.kubeconfig') })).toContain(`initializing audit webhook: stat ${join(dir, 'missing.kubeconfig')}: no such file or directory`);
+  }, 60_000);
 });
