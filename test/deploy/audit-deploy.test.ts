@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { auditOptionsFromEnv } from '@kube/apiserver';
+import { pkiPaths } from '@kube/pki';
 import { locateHelm, tempDir } from '@kube/testing';
+import { launcherEnvironments } from '../../scripts/start';
 import { loadWebhookKubeconfig } from '../../libs/apiserver/src/audit/webhook.kubeconfig';
 import { CHART, ROOT } from './deploy.helpers';
 
@@ -109,5 +111,30 @@ describe('compose: the audit variables', () => {
     const defaults = config({}).services.aggregator.environment!;
     expect(auditOptionsFromEnv(defaults).webhook.configFile).toBeUndefined();
     expect(defaults.KUBE_AUDIT_LOG_PATH).toBe('-');
+  });
+});
+
+describe('npm start: the audit variables', () => {
+  it('hands the webhook kubeconfig (absolute) to the front door alone and keeps the caller\'s log path', () => {
+    const saved = { config: process.env.KUBE_AUDIT_WEBHOOK_CONFIG_FILE, log: process.env.KUBE_AUDIT_LOG_PATH };
+    process.env.KUBE_AUDIT_WEBHOOK_CONFIG_FILE = 'audit/webhook.kubeconfig';
+    process.env.KUBE_AUDIT_LOG_PATH = '/var/log/kube-ts/audit.log';
+    try {
+      const envs = launcherEnvironments(pkiPaths(join(tempDir('start-audit'), 'pki')));
+      for (const [name, env] of Object.entries(envs)) {
+        if (name === 'aggregator') {
+          expect(env).toMatchObject({ KUBE_AUDIT_WEBHOOK_CONFIG_FILE: join(process.cwd(), 'audit/webhook.kubeconfig'), KUBE_AUDIT_LOG_PATH: '/var/log/kube-ts/audit.log' });
+        } else {
+          // Blanked, so that the value every child inherits from npm start's environment names nothing there.
+          expect([undefined, ''], name).toContain(env.KUBE_AUDIT_WEBHOOK_CONFIG_FILE);
+          expect(env.KUBE_AUDIT_LOG_PATH, name).toBeUndefined();
+        }
+      }
+    } finally {
+      for (const [k, v] of [['KUBE_AUDIT_WEBHOOK_CONFIG_FILE', saved.config], ['KUBE_AUDIT_LOG_PATH', saved.log]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 });
