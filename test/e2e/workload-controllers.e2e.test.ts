@@ -36,7 +36,7 @@ let cm: ControllerManagerHandle;
 
 beforeAll(async () => {
   stack = await startStack({ controllerManager: false });
-  cm = await startControllerManager(stack.url, stack.pki, { simulation: { nodes: 3, capacity: { cpu: '4', memory: '8Gi', pods: '110' }, podReadyDelayMs: 300, podCompleteDelayMs: 1000, leaseRenewMs: 2000 } });
+  cm = await startControllerManager(stack.url, stack.pki, { simulation: { nodes: 3, capacity: { cpu: '4', memory: '8Gi', pods: '110' }, podReadyDelayMs: 300, podCompleteDelayMs: 1000, podDeleteDelayMs: 300, leaseRenewMs: 2000 } });
 }, 120_000);
 
 afterAll(async () => {
@@ -190,6 +190,26 @@ describe.each(['1.27', '1.33'])('workload controllers with kubectl %s on simulat
     const bind = await stack.request('POST', `/api/v1/namespaces/${ns}/pods/tainted/binding`, { body: JSON.stringify({ apiVersion: 'v1', kind: 'Binding', metadata: { name: 'tainted' }, target: { kind: 'Node', name: 'sim-node-0' } }), headers: { 'content-type': 'application/json' } });
     expect(bind.status).toBe(409);
     expect(bind.json<Json>()).toMatchObject({ kind: 'Status', reason: 'Conflict', message: 'Operation cannot be fulfilled on pods/binding "tainted": pod tainted is already assigned to node "sim-node-2"' });
+  });
+
+  it('keeps a deleted pod Terminating for its grace period, then the kubelet removes it', async () => {
+    // Containers that take their whole grace period (the annotation outlasts it): 4 s.
+    await ok(['create', '-n', ns, '-f', '-'], pod('slow-stop', { terminationGracePeriodSeconds: 4 }, { 'pod-delete.stage.kwok.x-k8s.io/delay': '1h' }));
+    expect(await until(async () => (await json(['get', 'pod', 'slow-stop'])).status.phase === 'Running', 30_000)).toBe(true);
+    const deleted = Date.now();
+    await ok(['delete', 'pod', 'slow-stop', '-n', ns, '--wait=false']);
+    const terminating = await json(['get', 'pod', 'slow-stop']);
+    expect(terminating.metadata.deletionGracePeriodSeconds).toBe(4);
+    expect(Date.parse(terminating.metadata.deletionTimestamp)).toBeGreaterThan(deleted);
+    expect(await ok(['get', 'pod', 'slow-stop', '-n', ns])).toMatch(/slow-stop\s+1\/1\s+Terminating\s+/);
+    // A second delete with no shorter period changes nothing (kube: graceful deletion pending).
+    await ok(['delete', 'pod', 'slow-stop', '-n', ns, '--wait=false']);
+    expect((await json(['get', 'pod', 'slow-stop'])).metadata.deletionTimestamp).toBe(terminating.metadata.deletionTimestamp);
+    expect(await until(async () => (await k(['get', 'pod', 'slow-stop', '-n', ns])).code !== 0, 30_000)).toBe(true);
+    expect(Date.now() - deleted).toBeGreaterThanOrEqual(3000);
+    // A pod on no node goes at once.
+    await ok(['delete', 'pod', 'nowhere', '-n', ns, '--wait=false']);
+    expect((await k(['get', 'pod', 'nowhere', '-n', ns])).code).not.toBe(0);
   });
 
   it('completes a pod that runs to completion after its pod-complete delay', async () => {

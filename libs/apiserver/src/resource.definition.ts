@@ -66,6 +66,17 @@ export interface ResourceStrategy {
    * Default 'DeleteDependents' (background); 'Unsupported' never adds the GC finalizers.
    */
   garbageCollectionPolicy?: GarbageCollectionPolicy;
+  /**
+   * kube's RESTGracefulDeleteStrategy.CheckGracefulDelete: the grace period a DELETE of `obj` gets (0: at once).
+   * Resources without it are deleted at once (or when their finalizers are done).
+   */
+  checkGracefulDelete?(obj: KubeObject, gracePeriodSeconds: number | undefined): number;
+}
+
+/** A graceful deletion being started or shortened: when it is due and the period it was given. */
+export interface GracefulDeletion {
+  deletionTimestamp: string;
+  gracePeriodSeconds: number;
 }
 
 export type GarbageCollectionPolicy = 'DeleteDependents' | 'OrphanDependents' | 'Unsupported';

@@ -24,8 +24,8 @@ import {
 } from '@kube/apimachinery';
 import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
 import { deletionFinalizersForGarbageCollection, validateDeleteOptions } from './gc.finalizers';
-import { OBJECT_META_GO_TYPE, objectMetaDecodeError } from './object-meta';
-import type { AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
+import { formatTimestamp, OBJECT_META_GO_TYPE, objectMetaDecodeError } from './object-meta';
+import type { AdmissionPlugin, GracefulDeletion, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
 import { ObjectFilter } from './object.filter';
 import { ResourceFieldManagers } from './field.managers';
 import { admit, runWriteStages, type FieldValidation, type Write, type WriteOptions, type WriteTarget } from './rest.stages';
@@ -188,7 +188,7 @@ export class RestHandler implements WriteTarget {
     return this.servedOne(stored, true);
   }
 
-  private write(operation: Write['operation'], ctx: RequestContext, opts: WriteOptions, ns: string | undefined, obj: KubeObject, old?: KubeObject, subresource = '', startDeletion = false, applied = false): Write {
+  private write(operation: Write['operation'], ctx: RequestContext, opts: WriteOptions, ns: string | undefined, obj: KubeObject, old?: KubeObject, subresource = '', startDeletion: boolean | GracefulDeletion = false, applied = false): Write {
     return { operation, ctx, opts, namespace: ns, subresource, sub: subresource ? this.subresource(subresource) : undefined, obj, old, startDeletion, applied, undo: undefined };
   }
 
@@ -277,7 +277,7 @@ export class RestHandler implements WriteTarget {
     subresource: string,
     allowCreate: boolean,
     desired: (current: KubeObject | undefined) => KubeObject,
-    startDeletion = false,
+    startDeletion: boolean | GracefulDeletion = false,
     applied = false,
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
@@ -377,9 +377,12 @@ export class RestHandler implements WriteTarget {
     return view;
   }
 
-  /** An object being deleted whose last finalizer was just removed is deleted for real. */
+  /**
+   * An object being deleted whose last finalizer was just removed is deleted for real; one in a graceful
+   * deletion (a period above 0) stays until its final delete (kube's ShouldDeleteDuringUpdate).
+   */
   private async finishIfFinalized(obj: KubeObject): Promise<KubeObject> {
-    if (!obj.metadata.deletionTimestamp || this.hasPendingFinalizers(obj)) return obj;
+    if (!obj.metadata.deletionTimestamp || this.hasPendingFinalizers(obj) || (obj.metadata.deletionGracePeriodSeconds ?? 0) > 0) return obj;
     try {
       const deleted = await this.store.delete(obj.metadata.namespace, obj.metadata.name as string, { preconditions: { resourceVersion: obj.metadata.resourceVersion } });
       await this.def.hooks?.afterDelete?.(deleted);
@@ -408,6 +411,19 @@ export class RestHandler implements WriteTarget {
     await admit(this, 'validate', 'DELETE', ctx, '', undefined, current, admissionOptions);
     // The garbage collector's finalizers (orphan, foregroundDeletion) as the propagation policy asks (kube's Store.Delete).
     const policy = this.def.strategy?.garbageCollectionPolicy;
+    const graceful = this.gracefulDeletion(current, options);
+    if (graceful === 'pending') return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: current.metadata.uid }), code: 200 };
+    if (graceful) {
+      // Started or shortened: the object stays until whoever runs it (a kubelet) deletes it with a grace period of 0.
+      const { object } = await this.writeUpdate(ctx, ns, name, { dryRun, fieldValidation: 'Ignore' }, '', false, (cur) => {
+        const next = clone(cur as KubeObject);
+        const finalizers = deletionFinalizersForGarbageCollection(next, options, policy).finalizers;
+        if (finalizers.length) next.metadata.finalizers = finalizers;
+        else delete next.metadata.finalizers;
+        return next;
+      }, graceful);
+      return { body: object, code: 200 };
+    }
     const gc = deletionFinalizersForGarbageCollection(current, options, policy);
     if (this.hasPendingFinalizers(current) || gc.changed) {
       // Deletion under way: the options no longer change the finalizers (kube: "cannot be updated via DeleteOptions if a deletion is already pending").
@@ -426,6 +442,30 @@ export class RestHandler implements WriteTarget {
     const deleted = await this.store.delete(ns, name, { preconditions: options.preconditions, dryRun });
     if (!dryRun) await this.def.hooks?.afterDelete?.(deleted);
     return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: deleted.metadata.uid }), code: 200 };
+  }
+
+  /**
+   * rest.BeforeDelete for a resource with a graceful delete strategy: a period to start (or shorten to), 'pending'
+   * when a deletion under way is not shortened, undefined for a delete that happens at once.
+   */
+  private gracefulDeletion(current: KubeObject, options: DeleteOptions): GracefulDeletion | 'pending' | undefined {
+    const check = this.def.strategy?.checkGracefulDelete;
+    if (!check) return undefined;
+    // Negative periods count as 1 s on the delete path.
+    const requested = options.gracePeriodSeconds !== undefined && options.gracePeriodSeconds < 0 ? 1 : options.gracePeriodSeconds;
+    const meta = current.metadata;
+    if (meta.deletionTimestamp) {
+      const existing = meta.deletionGracePeriodSeconds ?? 0;
+      if (existing <= 0) return undefined;
+      if (requested === undefined || requested >= existing) return 'pending';
+      // Only shorter; 0 deletes now (the kubelet's final delete).
+      if (requested === 0) return undefined;
+      const due = Date.parse(meta.deletionTimestamp) - existing * 1000 + requested * 1000;
+      return { deletionTimestamp: formatTimestamp(new Date(Math.max(due, Date.now()))), gracePeriodSeconds: requested };
+    }
+    const period = check(current, requested);
+    if (period <= 0) return undefined;
+    return { deletionTimestamp: formatTimestamp(new Date(Date.now() + period * 1000)), gracePeriodSeconds: period };
   }
 
   async deleteCollection(ctx: RequestContext, ns: string | undefined, q: ListQuery, options: DeleteOptions, dryRun: boolean): Promise<KubeList> {

@@ -1,7 +1,7 @@
 import { Errors, type FieldError, type GroupKind, type KubeObject } from '@kube/apimachinery';
 import { managerName, type ResourceFieldManagers } from './field.managers';
 import { nowTimestamp, prepareMetaForCreate, prepareMetaForUpdate, validateFinalizersOnUpdate, validateObjectMeta } from './object-meta';
-import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, RequestContext, ResourceDefinition, UndoFn } from './resource.definition';
+import type { AdmissionAttributes, AdmissionOperation, AdmissionPlugin, GracefulDeletion, RequestContext, ResourceDefinition, UndoFn } from './resource.definition';
 import type { SubresourceStrategy } from './subresources/subresource.strategy';
 import type { AdmissionOptions } from '@kube/admission';
 
@@ -29,8 +29,8 @@ export interface Write {
   obj: KubeObject;
   /** The stored object an update changes (in the request's version). */
   readonly old: KubeObject | undefined;
-  /** This update starts graceful deletion (DELETE of an object with pending finalizers). */
-  readonly startDeletion: boolean;
+  /** This update starts deletion (a DELETE of an object with pending finalizers, or a graceful delete with its period). */
+  readonly startDeletion: boolean | GracefulDeletion;
   /** A server-side apply: the object carries its managedFields already. */
   readonly applied: boolean;
   /** Set by the storage stage: undoes the resource's side effects (allocations) if the write fails. */
@@ -97,7 +97,7 @@ function prepare(w: Write, t: WriteTarget): void {
   }
   prepareMetaForUpdate(w.obj, w.old);
   t.fields.keepTimestamps(w.obj, w.old);
-  if (w.startDeletion) markDeleting(w.obj, t.def);
+  if (w.startDeletion) markDeleting(w.obj, t.def, typeof w.startDeletion === 'object' ? w.startDeletion : undefined);
   if (!w.sub) strategy?.prepareForUpdate?.(w.obj, w.old, w.ctx);
 }
 
@@ -166,7 +166,16 @@ function admissionOptions(opts: WriteOptions): AdmissionOptions {
 }
 
 /** Graceful deletion starts: deletionTimestamp set once, generation bumped, resource-specific state. */
-function markDeleting(obj: KubeObject, def: ResourceDefinition): void {
+function markDeleting(obj: KubeObject, def: ResourceDefinition, graceful?: GracefulDeletion): void {
+  if (graceful) {
+    // rest.BeforeDelete: a first graceful deletion bumps generation; a shorter period only moves the timestamp.
+    const first = !obj.metadata.deletionTimestamp;
+    if (first) def.hooks?.onDeletionStarted?.(obj);
+    obj.metadata.deletionTimestamp = graceful.deletionTimestamp;
+    obj.metadata.deletionGracePeriodSeconds = graceful.gracePeriodSeconds;
+    if (first) obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
+    return;
+  }
   if (obj.metadata.deletionTimestamp) return;
   def.hooks?.onDeletionStarted?.(obj);
   obj.metadata.deletionTimestamp = nowTimestamp();

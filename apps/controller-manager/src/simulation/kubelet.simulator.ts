@@ -58,11 +58,11 @@ export class KubeletSimulator {
     return (await this.writeStatus(pod, succeededStatus(pod))) ? undefined : { requeue: true };
   }
 
-  /** The grace period runs from the deletion request to deletionTimestamp; a pod-delete delay annotation shortens it. */
+  /** The grace period runs from the deletion request to deletionTimestamp; the delete delay (annotation, option) may end it sooner. */
   private async remove(pod: Pod, now: number): Promise<ReconcileResult | void> {
     const deadline = Date.parse(pod.metadata.deletionTimestamp as string);
     const grace = (pod.metadata.deletionGracePeriodSeconds ?? 0) * 1000;
-    const delay = stageDelayMs(pod, POD_DELETE_DELAY_ANNOTATION, grace);
+    const delay = stageDelayMs(pod, POD_DELETE_DELAY_ANNOTATION, this.options.podDeleteDelayMs ?? grace);
     const due = Math.min(deadline, deadline - grace + delay);
     if (now < due) return { requeueAfterMs: due - now };
     try {

@@ -10,6 +10,11 @@ export interface SimulationOptions {
   podReadyDelayMs: number;
   /** A pod that runs to completion Succeeds this long after it started (pod-complete.stage.kwok.x-k8s.io/delay wins). */
   podCompleteDelayMs: number;
+  /**
+   * How long a deleted pod's containers take to stop, at most its grace period (pod-delete.stage.kwok.x-k8s.io/delay
+   * wins); undefined: the whole grace period, as containers that ignore SIGTERM.
+   */
+  podDeleteDelayMs?: number;
   /** How often each node's Lease in kube-node-lease is renewed (the kubelet: every 10 s of a 40 s lease). */
   leaseRenewMs: number;
 }
@@ -26,7 +31,8 @@ function duration(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
 
 /**
  * KUBE_SIMULATED_NODES (0 or unset: off), KUBE_SIMULATED_NODE_CAPACITY (`cpu=32,memory=256Gi,pods=110`),
- * KUBE_SIMULATED_POD_READY_DELAY (default 1s) and KUBE_SIMULATED_POD_COMPLETE_DELAY (default 5s), Go durations.
+ * KUBE_SIMULATED_POD_READY_DELAY (default 1s), KUBE_SIMULATED_POD_COMPLETE_DELAY (default 5s) and
+ * KUBE_SIMULATED_POD_DELETE_DELAY (default: the pod's whole grace period), Go durations.
  */
 export function simulationOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): SimulationOptions | undefined {
   const text = env.KUBE_SIMULATED_NODES;
@@ -44,6 +50,7 @@ export function simulationOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     capacity,
     podReadyDelayMs: duration(env, 'KUBE_SIMULATED_POD_READY_DELAY', 1000),
     podCompleteDelayMs: duration(env, 'KUBE_SIMULATED_POD_COMPLETE_DELAY', 5000),
+    podDeleteDelayMs: env.KUBE_SIMULATED_POD_DELETE_DELAY ? duration(env, 'KUBE_SIMULATED_POD_DELETE_DELAY', 0) : undefined,
     leaseRenewMs: 10_000,
   };
 }

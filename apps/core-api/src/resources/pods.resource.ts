@@ -409,6 +409,14 @@ export const podStrategy: ResourceStrategy = {
   validate: (obj: KubeObject) => validatePodCreate(asPod(obj)),
   validateUpdate: (obj: KubeObject, old: KubeObject) => validatePodUpdate(asPod(obj), asPod(old)),
   fields: (obj: KubeObject) => podFields(asPod(obj)),
+  // podStrategy.CheckGracefulDelete: the request's period, else the pod's terminationGracePeriodSeconds; a pod on
+  // no node or already finished goes at once. The kubelet (a simulated one here) deletes it once its containers stopped.
+  checkGracefulDelete(obj: KubeObject, gracePeriodSeconds: number | undefined): number {
+    const pod = asPod(obj);
+    if (!specOf(pod).nodeName) return 0;
+    if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') return 0;
+    return gracePeriodSeconds ?? specOf(pod).terminationGracePeriodSeconds ?? 0;
+  },
 };
 
 export const podsResource: ResourceDefinition = {
