@@ -141,6 +141,24 @@ describe('JWT authenticator', () => {
     expect(issuer.jwksFetches).toBeGreaterThan(before);
   });
 
+  it('finds the keys through issuer.discoveryURL when the issuer is not served at its own URL, and refuses a discovery document naming another issuer', async () => {
+    const elsewhere = await TestOidcIssuer.start({ issuer: 'https://issuer.example.test/tenant-a' });
+    const withDiscovery = (discoveryURL: string, url = elsewhere.url): string =>
+      config(elsewhere).replace(`url: ${elsewhere.url}`, `url: ${url}\n    discoveryURL: ${discoveryURL}`);
+    const ok = StructuredAuthentication.fromText(withDiscovery(elsewhere.discoveryURL), { log: (m) => logs.push(m) });
+    const mismatch = StructuredAuthentication.fromText(withDiscovery(elsewhere.discoveryURL, 'https://issuer.example.test/tenant-b'), { log: (m) => logs.push(m) });
+    try {
+      expect(await ok.authenticate(elsewhere.token(good({ username: 'via-discovery' })))).toMatchObject({ name: 'via-discovery:external-user' });
+      expect(await mismatch.authenticate(elsewhere.token(good({ iss: 'https://issuer.example.test/tenant-b' })))).toBeUndefined();
+      expect(logs.join('\n')).toContain('oidc authenticator: initializing plugin: oidc: issuer did not match the issuer returned by provider, expected "https://issuer.example.test/tenant-b" got "https://issuer.example.test/tenant-a"');
+      expect(logs.join('\n')).toContain('oidc: authenticator not initialized');
+    } finally {
+      ok.stop();
+      mismatch.stop();
+      await elsewhere.stop();
+    }
+  });
+
   it("records kube's latency metric per issuer hash", async () => {
     const text = await register.getSingleMetricAsString('apiserver_authentication_jwt_authenticator_latency_seconds');
     expect(text).toMatch(/apiserver_authentication_jwt_authenticator_latency_seconds_count\{result="success",jwt_issuer_hash="sha256:[0-9a-f]{64}"\} \d+/);

@@ -25,9 +25,17 @@ export class TestOidcIssuer {
     private readonly server: Server,
     readonly url: string,
     readonly caPem: string,
+    /** Where it serves discovery and keys: the issuer URL itself unless started with another `issuer`. */
+    readonly serverURL: string,
   ) {}
 
-  static async start(opts: { path?: string } = {}): Promise<TestOidcIssuer> {
+  /** Its discovery document's URL (for `issuer.discoveryURL` when the issuer URL is not where it is served). */
+  get discoveryURL(): string {
+    return `${this.serverURL}/.well-known/openid-configuration`;
+  }
+
+  /** `issuer`: the `iss` it claims (and its discovery document names) when that is not the URL it is served at. */
+  static async start(opts: { path?: string; issuer?: string } = {}): Promise<TestOidcIssuer> {
     const ca = await createCertificateAuthority({ commonName: 'test-oidc-ca' });
     const serving = await issueCertificate(ca, { commonName: 'oidc.test', dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'], usage: 'server' });
     let issuer: TestOidcIssuer | undefined;
@@ -35,7 +43,7 @@ export class TestOidcIssuer {
       const i = issuer;
       if (!i) return void res.writeHead(503).end();
       const path = (req.url ?? '').split('?')[0];
-      const base = new URL(i.url).pathname.replace(/\/$/, '');
+      const base = new URL(i.serverURL).pathname.replace(/\/$/, '');
       if (path === `${base}/.well-known/openid-configuration`) {
         i.discoveryFetches++;
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -50,13 +58,15 @@ export class TestOidcIssuer {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const port = (server.address() as AddressInfo).port;
-    issuer = new TestOidcIssuer(server, `https://127.0.0.1:${port}${opts.path ?? ''}`, ca.certPem);
+    const served = `https://127.0.0.1:${port}${opts.path ?? ''}`;
+    issuer = new TestOidcIssuer(server, opts.issuer ?? served, ca.certPem, served);
     issuer.rotate('RS256');
     return issuer;
   }
 
+  /** The origin it is served at. */
   get origin(): string {
-    return new URL(this.url).origin;
+    return new URL(this.serverURL).origin;
   }
 
   /** The kid the next tokens are signed with. */
