@@ -5,6 +5,7 @@
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
@@ -18,7 +19,7 @@ import type { EtcdTls } from '@kube/storage';
 import { CONTROL_PLANE_REGISTRATION_IDENTITIES, natsServerConfig } from '@kube/registration';
 import { localControllerManagerEnv } from '../apps/controller-manager/src/controller-manager.config';
 import { type BinaryPaths, ensureBinaries } from './ensure-binaries';
-import { ENCRYPTION_CONFIG_FILE, writeDefaultEncryptionConfig } from './encryption-config';
+import { ENCRYPTION_CONFIG_FILE, KMS_ENCRYPTION_CONFIG_FILE, KMS_KEYS_FILE, writeDefaultEncryptionConfig, writeDefaultKmsKeys, writeKmsEncryptionConfig } from './encryption-config';
 import { aggregatedEtcdClients, applyEtcdAccess, ETCD_ROOT_CLIENT, etcdUser } from './etcd-access';
 import { localAggregatedServer, writeAggregatedServerAccess } from './local-aggregated-servers';
 
@@ -336,7 +337,34 @@ function auditWebhookEnv(service: ApiServiceSpec): Record<string, string> {
  */
 function encryptionEnv(service: ApiServiceSpec, pki: PkiPaths): Record<string, string> {
   if (service.name !== 'core-api' || process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return {};
-  return { KUBE_ENCRYPTION_PROVIDER_CONFIG: encryptionConfigPath(pki) };
+  return { KUBE_ENCRYPTION_PROVIDER_CONFIG: KMS_PLUGIN ? join(pki.dir, KMS_ENCRYPTION_CONFIG_FILE) : encryptionConfigPath(pki) };
+}
+
+/** KUBE_KMS_PLUGIN=true: Secrets go through KMS v2, to scripts/kms-plugin.ts run as part of the stack (docs/security.md). */
+const KMS_PLUGIN = process.env.KUBE_KMS_PLUGIN === 'true';
+
+function kmsSocket(): string {
+  return join(LOCAL, 'kms.sock');
+}
+
+/** The example KMS v2 plugin on a unix socket in .local, with its key file beside the PKI; started before the API servers. */
+function kmsPluginSpec(pki: PkiPaths): ChildSpec {
+  const keys = join(pki.dir, KMS_KEYS_FILE);
+  return {
+    name: 'kms-plugin',
+    command: process.execPath,
+    args: [join(ROOT, 'dist/scripts/kms-plugin.js'), '--socket', kmsSocket(), '--key-file', keys],
+    ports: [],
+    describe: `unix://${displayPath(kmsSocket())} (KMS v2, keys in ${displayPath(keys)})`,
+    // Something accepts on the socket (a stale socket file left by a crash does not count).
+    ready: () =>
+      new Promise<boolean>((resolveReady) => {
+        if (!existsSync(kmsSocket())) return resolveReady(false);
+        const socket = connect({ path: kmsSocket() });
+        socket.once('connect', () => (socket.destroy(), resolveReady(true)));
+        socket.once('error', () => resolveReady(false));
+      }),
+  };
 }
 
 function encryptionConfigPath(pki: PkiPaths): string {
@@ -348,7 +376,11 @@ export async function ensureEncryptionConfig(pki: PkiPaths): Promise<string | un
   if (process.env.KUBE_ENCRYPTION_PROVIDER_CONFIG !== undefined) return undefined;
   const path = encryptionConfigPath(pki);
   await writeDefaultEncryptionConfig(path);
-  return path;
+  if (!KMS_PLUGIN) return path;
+  await writeDefaultKmsKeys(join(pki.dir, KMS_KEYS_FILE));
+  const kms = join(pki.dir, KMS_ENCRYPTION_CONFIG_FILE);
+  await writeKmsEncryptionConfig(kms, path, kmsSocket());
+  return kms;
 }
 
 function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
@@ -724,10 +756,10 @@ async function main(): Promise<void> {
   const pki = await ensurePki(join(LOCAL, 'pki'), { natsClients: CONTROL_PLANE_REGISTRATION_IDENTITIES.map((identity) => identity.name), servingCertificates: servingCertificates(), clientCertificates, etcdClients: etcdClients() });
   const tls = await loadClientTls(pki);
   const encryption = await ensureEncryptionConfig(pki);
-  if (encryption) log(`Secrets are encrypted at rest with the key in ${displayPath(encryption)} (KUBE_ENCRYPTION_PROVIDER_CONFIG= npm start switches this off)`);
+  if (encryption) log(`Secrets are encrypted at rest ${KMS_PLUGIN ? 'through the KMS v2 plugin,' : 'with the key'} in ${displayPath(encryption)} (KUBE_ENCRYPTION_PROVIDER_CONFIG= npm start switches this off)`);
   await writeNatsConfig(ports, pki);
 
-  const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
+  const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...(KMS_PLUGIN ? [kmsPluginSpec(pki)] : []), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
   await assertPortsFree(specs);
 
   const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));
