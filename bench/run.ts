@@ -8,7 +8,8 @@
  *     p50/p99 and the CPU per write of server and watchers; direct and through the aggregator.
  *  Then the aggregator in front (proxy cost against direct and against a minimal Node proxy, bench/minimal.proxy.ts;
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
- *  a quiet user's GETs while another floods LIST) and the garbage collector (bench/gc.bench.ts).
+ *  a quiet user's GETs while another floods LIST) and the garbage collector (bench/gc.bench.ts). By name only:
+ *  `--only workloads`, a Deployment on simulated nodes scaled 0 → 1,000 → 0 and rolled out (bench/workloads.bench.ts).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
  * `--quick` (under two minutes, for use before every submission) runs 1.5 s per figure with shorter warm-ups, 250
  * RBAC roles instead of 1,000, 250 GC dependents, and 3 watch writes; `--only create,cr` only the named figures (FIGURES).
@@ -27,6 +28,7 @@ import { benchAdmission } from './admission.bench';
 import { benchProtobuf } from './protobuf.bench';
 import { benchEncryption } from './encryption.bench';
 import { benchGarbageCollector } from './gc.bench';
+import { benchWorkloads } from './workloads.bench';
 import { figure, line, writeReport } from './report';
 import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
 import { coreApiEnv, memoryProbe, startApp, waitReady } from './servers';
@@ -40,7 +42,9 @@ const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'encryption', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 /** Minutes each: only with `--scale` or by name (bench/scale.bench.ts). */
 const SCALE_FIGURES = ['scale-watchers', 'scale-configmaps', 'scale-crds', 'scale-apiservices'] as const;
-const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES] as const;
+/** Only by name: Deployments on simulated nodes (bench/workloads.bench.ts). */
+const OPT_IN_FIGURES = ['workloads'] as const;
+const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES, ...OPT_IN_FIGURES] as const;
 type Figure = (typeof FIGURES)[number];
 /**
  * `--quick`: shorter runs, for use before every submission. `--only create,cr`: only those figures (`scale`: the
@@ -343,7 +347,7 @@ async function main(): Promise<void> {
     }
 
     // 5. extensions and the aggregator in front of core-api; then 100,000 configmaps on an etcd of their own.
-    const stackFigures: Figure[] = ['watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc', 'scale-watchers', 'scale-crds', 'scale-apiservices'];
+    const stackFigures: Figure[] = ['watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc', 'workloads', 'scale-watchers', 'scale-crds', 'scale-apiservices'];
     if (stackFigures.some(wanted)) await benchWithExtensionsAndAggregator(children, etcd.endpoint, apiPort, api.pid, tls, pki);
     if (wanted('scale-configmaps')) await benchScaleConfigmaps({ root: ROOT, pki, tls, seconds: SECONDS });
   } finally {
@@ -406,6 +410,7 @@ async function benchWithExtensionsAndAggregator(children: ChildProcess[], etcdEn
   if (wanted('sdk')) await benchSdk({ root: ROOT, etcdEndpoint, aggPort, pki, tls, seconds: SECONDS, line });
   if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint, pki, tls, seconds: SECONDS });
   if (wanted('gc')) await benchGarbageCollector({ root: ROOT, aggPort, pki, tls, quick: QUICK });
+  if (wanted('workloads')) await benchWorkloads({ root: ROOT, aggPort, pki, tls, quick: QUICK });
   const scale = { root: ROOT, pki, tls, seconds: SECONDS };
   if (wanted('scale-watchers')) await benchScaleWatchers({ ...scale, apiPort, apiPid, aggPort, aggPid: aggregator.pid, quick: QUICK });
   if (wanted('scale-apiservices')) await benchScaleApiServices({ ...scale, aggPort });
