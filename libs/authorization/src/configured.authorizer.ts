@@ -50,9 +50,10 @@ const nodeAuthorizer: RuleResolvingAuthorizer = {
 
 /** authorizationmetrics.InstrumentedAuthorizer: terminal decisions counted by type and name. */
 function instrumented(type: string, name: string, inner: Authorizer, metrics: AuthorizationMetrics): Authorizer {
+  const counted = metrics.decisions(type, name);
   const record = (r: AuthorizationResult): AuthorizationResult => {
-    if (r.decision === 'Allow') metrics.decision(type, name, 'allowed');
-    else if (r.decision === 'Deny') metrics.decision(type, name, 'denied');
+    if (r.decision === 'Allow') counted.allowed();
+    else if (r.decision === 'Deny') counted.denied();
     return r;
   };
   return {

@@ -5,7 +5,7 @@
  */
 import type { AuthorizationAttributes, AuthorizationResult, UserInfo } from '@kube/apiserver';
 import { goDurationString, type WebhookConfiguration } from './authorization.config';
-import type { AuthorizationMetrics, WebhookResult } from './authorization.metrics';
+import type { AuthorizationMetrics, MatchConditionRecorder, WebhookResult } from './authorization.metrics';
 import type { RuleResolvingAuthorizer, RulesResult } from './rbac.authorizer';
 import { webhookClient, type WebhookClient, type WebhookResponse } from './webhook.connection';
 import { evaluateMatchConditions } from './webhook.match';
@@ -62,6 +62,12 @@ function requestBody(spec: WebhookReviewSpec, version: 'v1' | 'v1beta1'): string
   return JSON.stringify({ kind: 'SubjectAccessReview', apiVersion: `authorization.k8s.io/${version}`, metadata: { creationTimestamp: null }, spec: wire, status: { allowed: false } });
 }
 
+/** What the review spec holds, as one string: a cache hit builds no spec and serializes no object. */
+function cacheKey(a: AuthorizationAttributes): string {
+  const u = a.user;
+  return JSON.stringify([u.name, u.uid ?? '', u.groups, u.extra ?? null, a.resourceRequest, a.namespace, a.verb, a.apiGroup, a.apiVersion, a.resource, a.subresource, a.name, a.resourceRequest ? '' : a.path]);
+}
+
 function shouldCache(a: AuthorizationAttributes): boolean {
   const size = a.namespace.length + a.verb.length + a.apiGroup.length + a.apiVersion.length + a.resource.length + a.subresource.length + a.name.length + a.path.length;
   return size < MAX_CONTROLLED_ATTR_CACHE_SIZE;
@@ -93,7 +99,8 @@ function statusOf(response: { statusCode: number; body: string }): { status?: Re
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class WebhookAuthorizer implements RuleResolvingAuthorizer {
-  private readonly cache = new Map<string, { status: ReviewStatus; expires: number }>();
+  /** Decisions by the request's attributes, as kube keys its cache by the review spec. */
+  private readonly cache = new Map<string, { result: AuthorizationResult; expires: number }>();
   private readonly client: WebhookClient;
   private readonly authorizedTTL: number;
   private readonly unauthorizedTTL: number;
@@ -111,10 +118,12 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
     this.unauthorizedTTL = config.cacheUnauthorizedRequests ? config.unauthorizedTTLMs : 0;
     this.decisionOnError = config.failurePolicy === 'Deny' ? 'Deny' : 'NoOpinion';
     this.now = options.now ?? Date.now;
+    this.matchMetrics = metrics.matchConditions('Webhook', name);
     this.retryInitialMs = options.retryInitialMs ?? BACKOFF.initialMs;
   }
 
   private readonly now: () => number;
+  private readonly matchMetrics: MatchConditionRecorder;
   private readonly retryInitialMs: number;
 
   /** The URL reviews are posted to. */
@@ -123,26 +132,27 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
   }
 
   authorize(attrs: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult> {
-    const spec = webhookReviewSpec(attrs);
+    let spec: WebhookReviewSpec | undefined;
     if (this.config.matchConditions.length) {
+      spec = webhookReviewSpec(attrs);
       const started = process.hrtime.bigint();
       const match = evaluateMatchConditions(this.config.matchConditions, spec);
       const failed = !match.matches && match.error !== undefined;
-      this.metrics.matchConditionEvaluation('Webhook', this.name, Number(process.hrtime.bigint() - started) / 1e9, failed);
+      this.matchMetrics.evaluation(Number(process.hrtime.bigint() - started) / 1e9, failed);
       if (!match.matches) {
         // An error (and no false condition): the failure policy decides, the webhook is not called.
         if (match.error !== undefined) return { decision: this.decisionOnError, reason: '', error: match.error };
-        this.metrics.matchConditionExclusion('Webhook', this.name);
+        this.matchMetrics.exclusion();
         return { decision: 'NoOpinion', reason: '' };
       }
     }
-    const key = JSON.stringify(spec);
+    const key = cacheKey(attrs);
     const hit = this.cache.get(key);
     if (hit) {
-      if (hit.expires > this.now()) return decide(hit.status);
+      if (hit.expires > this.now()) return hit.result;
       this.cache.delete(key);
     }
-    return this.review(attrs, key, spec);
+    return this.review(attrs, key, spec ?? webhookReviewSpec(attrs));
   }
 
   private async review(attrs: AuthorizationAttributes, key: string, spec: WebhookReviewSpec): Promise<AuthorizationResult> {
@@ -184,7 +194,7 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
 
   private remember(key: string, status: ReviewStatus, ttl: number): void {
     if (!this.cache.delete(key) && this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, { status, expires: this.now() + ttl });
+    this.cache.set(key, { result: decide(status), expires: this.now() + ttl });
   }
 
   /** kube's webhook cannot list what a user may do: incomplete, with its error. */
