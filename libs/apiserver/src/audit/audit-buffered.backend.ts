@@ -49,8 +49,9 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 export class BufferedBackend implements AuditBackend {
   private buffer: AuditEvent[] = [];
   private stopping = false;
-  /** Wakes the loop: a full batch is waiting, or shutdown. */
+  /** Wakes the loop: a full batch is waiting (or, while the buffer was empty, any event), or shutdown. */
   private wake?: () => void;
+  private wakeOnAny = false;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly throttle?: TokenBucket;
   private readonly loop: Promise<void>;
@@ -76,7 +77,7 @@ export class BufferedBackend implements AuditBackend {
     } else {
       for (const e of events) this.buffer.push(e);
     }
-    if (this.wake && this.buffer.length >= this.config.maxBatchSize) this.wake();
+    if (this.wake && (this.wakeOnAny || this.buffer.length >= this.config.maxBatchSize)) this.wake();
     // kube's answer too: a dropped event does not fail the request.
     return true;
   }
@@ -112,20 +113,28 @@ export class BufferedBackend implements AuditBackend {
 
   /** kube's collectEvents: a full batch, or what the buffer holds when maxBatchWait passes (or on shutdown). */
   private async collect(): Promise<AuditEvent[]> {
-    if (this.buffer.length < this.config.maxBatchSize) {
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          this.wake = undefined;
-          resolve();
-        };
-        // A batch of one (the log in batch mode) goes as soon as its event does; larger ones wait at most maxBatchWait.
-        const timer = this.config.maxBatchSize > 1 ? setTimeout(done, this.config.maxBatchWaitMs) : undefined;
-        timer?.unref();
-        this.wake = done;
-      });
+    // An idle server's loop sleeps until the first event (kube's timer would send empty batches to nobody).
+    if (this.buffer.length === 0) await this.waitFor(undefined, true);
+    if (!this.stopping && this.buffer.length < this.config.maxBatchSize) {
+      // A batch of one (the log in batch mode) goes as soon as its event does; larger ones wait at most maxBatchWait.
+      await this.waitFor(this.config.maxBatchSize > 1 ? this.config.maxBatchWaitMs : undefined, false);
     }
     return this.buffer.splice(0, this.config.maxBatchSize);
+  }
+
+  private waitFor(timeoutMs: number | undefined, any: boolean): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = timeoutMs === undefined ? undefined : setTimeout(done, timeoutMs);
+      timer?.unref();
+      this.wakeOnAny = any;
+      this.wake = done;
+    });
   }
 
   private async send(batch: AuditEvent[]): Promise<void> {
