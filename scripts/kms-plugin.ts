@@ -97,8 +97,13 @@ export async function startKmsPlugin(options: KmsPluginOptions): Promise<KmsPlug
     },
   });
   rmSync(options.socket, { force: true });
-  await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${options.socket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
-  // The socket is the plugin's only access control: the API server's user alone may connect.
+  // The socket is the plugin's only access control: the API server's user alone may connect, from its creation on.
+  const umask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${options.socket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())));
+  } finally {
+    process.umask(umask);
+  }
   chmodSync(options.socket, 0o600);
   log(`kms-plugin: serving v2.KeyManagementService on unix://${options.socket}, key ID ${keys[0].id}`);
 

@@ -6,6 +6,7 @@ import protobuf from 'protobufjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startKmsPlugin, type KmsPlugin } from '../../../../../scripts/kms-plugin';
 import { EncryptionConfig } from '../encryption.config';
+import { EncryptionConfigSource } from '../encryption.source';
 import type { ValueTransformer } from '../value.transformer';
 import { decodeEncryptedObject, EncryptedDEKSourceType, encodeEncryptedObject, validateEncryptedObject } from './encrypted.object';
 import { KUBE_LEGACY, startBase64Plugin } from './kube-fixtures.testing';
@@ -239,6 +240,31 @@ describe('KMS v2 provider with the local plugin (scripts/kms-plugin.ts)', () => 
     await expect(read(t, foreign)).rejects.toThrow('failed to decrypt DEK, error: rpc error: code = DeadlineExceeded desc = context deadline exceeded');
     await new Promise((r) => setTimeout(r, 1100));
     expect(() => t.toStorage(PLAIN, ETCD_KEY)).toThrow(/^encryptedDEKSource with keyID hash "sha256:[0-9a-f]{64}" expired at \S+Z \(current time is \S+Z\)$/);
+  });
+
+  it('a reloaded file with a kms provider is taken once its plugin answers; until then the current one serves', async () => {
+    writeKeys('key-1');
+    const file = join(dir, 'reload.yaml');
+    const aesgcmOnly = `apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\nresources:\n  - resources: [secrets]\n    providers:\n      - aesgcm: {keys: [{name: g, secret: ${Buffer.alloc(32, 7).toString('base64')}}]}\n`;
+    const withKms = (sock: string): string => aesgcmOnly.replace('    providers:\n', `    providers:\n      - kms: {apiVersion: v2, name: p6, endpoint: "unix://${sock}", timeout: 200ms}\n`);
+    writeFileSync(file, aesgcmOnly);
+    const logs: string[] = [];
+    const source = EncryptionConfigSource.fromFile(file, { kmsTimings: FAST, log: (m) => logs.push(m) });
+    try {
+      const prefix = (): string => source.transformerFor(secrets)!.toStorage(PLAIN, ETCD_KEY).subarray(0, 18).toString();
+      writeFileSync(file, withKms(join(dir, 'nobody.sock')));
+      expect(source.reload()).toBe(false);
+      await eventually(() => expect(logs.join('\n')).toContain('its KMS providers are not healthy, keeping the current one: kms-provider-0: failed to perform status section'));
+      expect(prefix()).toBe('k8s:enc:aesgcm:v1:');
+      plugin = await startKmsPlugin({ socket, keyFile });
+      writeFileSync(file, withKms(socket));
+      source.reload();
+      await eventually(() => expect(prefix()).toBe('k8s:enc:kms:v2:p6:'));
+      expect(source.servesKmsHealthCheck).toBe(true);
+      await source.checkKmsProviders();
+    } finally {
+      source.stop();
+    }
   });
 
   it('reads aesgcm values after kms is put first (migration), and marks them stale', async () => {
