@@ -230,16 +230,17 @@ describe('KMS v2 provider with the local plugin (scripts/kms-plugin.ts)', () => 
     const other = kmsConfig('p4', socket);
     await other.ready();
     const foreign = other.transformerFor(secrets)!.toStorage(PLAIN, ETCD_KEY);
-    const config = kmsConfig('p4', socket, { timeout: '200ms' }, { ...FAST, pollMs: 3_600_000, writeTtlMs: 1000 });
+    const config = kmsConfig('p4', socket, { timeout: '200ms' }, { ...FAST, pollMs: 3_600_000, writeTtlMs: 2000 });
     await config.ready();
     const t = config.transformerFor(secrets)!;
+    const own = t.toStorage(PLAIN, ETCD_KEY);
     await plugin.close();
     plugin = undefined;
-    // Its own seed is cached: reads and writes go on without the plugin.
-    expect((await read(t, t.toStorage(PLAIN, ETCD_KEY))).data).toEqual(PLAIN);
+    // Its own seed is cached: reads go on without the plugin, and writes until the write TTL ends.
+    expect((await read(t, own)).data).toEqual(PLAIN);
     await expect(read(t, foreign)).rejects.toThrow('failed to decrypt DEK, error: rpc error: code = DeadlineExceeded desc = context deadline exceeded');
-    await new Promise((r) => setTimeout(r, 1100));
-    expect(() => t.toStorage(PLAIN, ETCD_KEY)).toThrow(/^encryptedDEKSource with keyID hash "sha256:[0-9a-f]{64}" expired at \S+Z \(current time is \S+Z\)$/);
+    await eventually(() => expect(() => t.toStorage(PLAIN, ETCD_KEY)).toThrow(/^encryptedDEKSource with keyID hash "sha256:[0-9a-f]{64}" expired at \S+Z \(current time is \S+Z\)$/));
+    expect((await read(t, own)).data).toEqual(PLAIN);
   });
 
   it('a reloaded file with a kms provider is taken once its plugin answers; until then the current one serves', async () => {
