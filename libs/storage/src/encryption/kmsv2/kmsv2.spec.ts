@@ -132,6 +132,21 @@ describe('KMS v2 provider with kube test plugin', () => {
     expect(() => t.fromStorage(Buffer.from(KUBE_LEGACY.seed.stored, 'base64'), '/registry/secrets/other/x')).toThrow('cipher: message authentication failed');
   });
 
+  it("refuses an invalid key ID from Status as kube's probe does, and rotates when the plugin's key ID changes", async () => {
+    plugin.keyID = '';
+    try {
+      const config = kmsConfig('kms-provider', socket);
+      await config.ready();
+      await expect(config.checkKmsProviders()).rejects.toThrow('kms-provider-0: kmsv2 Provider kms-provider is not healthy, error: got invalid KMSv2 KeyID hash "": keyID is empty');
+      expect(() => config.transformerFor(secrets)!.toStorage(PLAIN, ETCD_KEY)).toThrow('got unexpected nil transformer');
+      plugin.keyID = '2';
+      await config.checkKmsProviders();
+      expect(decodeEncryptedObject(config.transformerFor(secrets)!.toStorage(PLAIN, ETCD_KEY).subarray(KUBE_LEGACY.prefix.length)).keyID).toBe('2');
+    } finally {
+      plugin.keyID = '1';
+    }
+  });
+
   it("writes what kube reads: prefix, EncryptedObject with the seed type, HKDF-SHA256(seed, info) key, the etcd key authenticated", async () => {
     const config = kmsConfig('kms-provider', socket);
     await config.ready();
