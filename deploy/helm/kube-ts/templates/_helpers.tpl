@@ -259,6 +259,12 @@ Takes the component dict; `values` must have `port`.
   value: {{ .root.Values.apiserver.requestTimeoutSeconds | quote }}
 - name: KUBE_MIN_REQUEST_TIMEOUT_SECONDS
   value: {{ .root.Values.apiserver.minRequestTimeoutSeconds | quote }}
+- name: KUBE_PROFILING
+  value: {{ ne (toString .root.Values.apiserver.profiling) "false" | quote }}
+{{- if .root.Values.tracing.enabled }}
+- name: KUBE_TRACING_CONFIG_FILE
+  value: /etc/kube-ts/tracing/tracing-config.yaml
+{{- end }}
 {{- with include "kube-ts.tokenFile" . }}
 - name: KUBE_TOKEN_AUTH_FILE
   value: /etc/kube-ts/tokens/{{ . }}
@@ -329,6 +335,11 @@ is read-only). */}}
       - key: {{ ternary "sa.key" "sa.crt" (eq .component "core-api") }}
         path: {{ ternary "sa.key" "sa.crt" (eq .component "core-api") }}
 {{- end }}
+{{- if .root.Values.tracing.enabled }}
+- name: tracing-config
+  configMap:
+    name: {{ include "kube-ts.fullname" .root }}-tracing-config
+{{- end }}
 - name: tmp
   emptyDir: {}
 {{- end }}
@@ -361,6 +372,11 @@ is read-only). */}}
 {{- if has .component (list "core-api" "aggregator") }}
 - name: service-account-key
   mountPath: /etc/kube-ts/service-account
+  readOnly: true
+{{- end }}
+{{- if .root.Values.tracing.enabled }}
+- name: tracing-config
+  mountPath: /etc/kube-ts/tracing
   readOnly: true
 {{- end }}
 - name: tmp
