@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority } from '@kube/pki';
 import { tempDir } from '@kube/testing';
@@ -34,8 +35,8 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
-      calls.push({ body: JSON.parse(Buffer.concat(chunks).toString()) as Call['body'], headers: req.headers, peerCN: peer?.subject?.CN });
+      const peer = (req.socket as TLSSocket).getPeerCertificate();
+      calls.push({ body: JSON.parse(Buffer.concat(chunks).toString()) as Call['body'], headers: req.headers, peerCN: peer?.subject?.CN === undefined ? undefined : String(peer.subject.CN) });
       if (failNext > 0) {
         failNext--;
         res.writeHead(500).end('sink is down');
