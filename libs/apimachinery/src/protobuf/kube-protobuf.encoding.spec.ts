@@ -42,6 +42,11 @@ describe('protobuf responses', () => {
     ]);
   });
 
+  it('decodes an empty list as Go’s JSON shows a nil slice: null without omitempty, absent with it', () => {
+    const role = decodeKubeProtobuf(encodeKubeProtobuf({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', creationTimestamp: '2026-01-01T00:00:00Z', finalizers: [] } })).object;
+    expect(role).toEqual({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r', creationTimestamp: '2026-01-01T00:00:00Z' }, rules: null });
+  });
+
   it('knows the kinds with a protobuf message: built-ins, their lists, metav1 kinds, not custom resources', () => {
     expect(hasProtobufKind('apps/v1', 'StatefulSet')).toBe(true);
     expect(hasProtobufKind('v1', 'PodList')).toBe(true);

@@ -1,8 +1,9 @@
 /**
- * kube's JSON form ⇄ the protobufjs message form of the same object, driven by the .proto files plus the Go facts
- * of proto.schema.ts. The encoding side writes what Go's generated Marshal writes (every non-pointer field, zero or
+ * kube's JSON form ⇄ protobuf, driven by the .proto files plus the Go facts of proto.schema.ts: JSON objects are
+ * written straight to bytes; bodies are read with protobufjs, then mapped to JSON. The encoding side writes what Go's generated Marshal writes (every non-pointer field, zero or
  * not; map keys sorted), so the bytes equal kube's; the decoding side shows what Go's JSON shows of the decoded
- * struct (omitempty zeros dropped, pointers and non-omitempty fields kept, nil slices and maps left out).
+ * struct (omitempty zeros dropped, pointers and non-omitempty fields kept, nil slices and maps null without
+ * omitempty, left out with it).
  */
 import type { JsonObject, JsonValue } from '../types';
 import { formatGoDuration, parseGoDuration } from './go-duration';
@@ -199,9 +200,11 @@ export function protoToJson(plan: MessagePlan, m: ProtoMessage, out: JsonObject 
         const o: JsonObject = {};
         for (const k of entries.sort()) o[k] = valueToJson(f, (v as ProtoMessage)[k]);
         out[f.json] = o;
-      }
+      } else if (f.keepZero) out[f.json] = null;
     } else if (f.repeated) {
       if (present && (v as unknown[]).length) out[f.json] = (v as unknown[]).map((item) => valueToJson(f, item));
+      // An empty list is a nil slice once decoded: Go's JSON shows null where the field has no omitempty (a Role's rules).
+      else if (f.keepZero) out[f.json] = null;
     } else if (f.inline) {
       if (present) protoToJson(f.message as MessagePlan, v as ProtoMessage, out);
     } else if (!present) {
