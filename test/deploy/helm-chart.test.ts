@@ -611,6 +611,32 @@ describe('helm lint and helm template', () => {
       expect([...encryptionOf(off)]).toEqual([]);
       for (const [name, pod] of pods(off)) expect((pod.volumes ?? []).map((v) => v.name), name).not.toContain('encryption-config');
     });
+
+    it('encryption.kmsPlugin runs the example KMS v2 plugin beside core-api, with kms first in the configuration core-api reads', () => {
+      const docs = render('--set', 'encryption.kmsPlugin.enabled=true');
+      const secret = docs.find((d) => d.kind === 'Secret' && d.metadata.name === SECRET);
+      const plain = parse(Buffer.from(secret?.data?.['encryption-config.yaml'] ?? '', 'base64').toString()) as { resources: Array<{ providers: Array<Record<string, unknown>> }> };
+      const kms = parse(Buffer.from(secret?.data?.['encryption-config-kms.yaml'] ?? '', 'base64').toString()) as typeof plain;
+      // The same key second, so Secrets stored with it stay readable.
+      expect(kms.resources[0].providers).toEqual([{ kms: { apiVersion: 'v2', name: 'kube-ts', endpoint: 'unix:///var/run/kms/kms.sock', timeout: '3s' } }, ...plain.resources[0].providers]);
+      expect([...encryptionOf(docs)]).toEqual([['kts-kube-ts-core-api', { path: '/etc/kube-ts/encryption/encryption-config.yaml', secrets: [`${SECRET}/encryption-config-kms.yaml:encryption-config.yaml`] }]]);
+      const keys = docs.find((d) => d.kind === 'Secret' && d.metadata.name === 'kts-kube-ts-kms-keys');
+      expect(keys?.metadata.annotations?.['helm.sh/resource-policy']).toBe('keep');
+      const line = Buffer.from(keys?.data?.['kms-keys'] ?? '', 'base64').toString();
+      expect(line).toMatch(/^key-1 \S+\n$/);
+      expect(Buffer.from(line.split(' ')[1], 'base64')).toHaveLength(32);
+      const pod = pods(docs).find(([name]) => name === 'kts-kube-ts-core-api')?.[1] as Pod & { containers: Array<{ name: string; command?: string[] }>; volumes: Array<{ name: string; emptyDir?: unknown }> };
+      const sidecar = pod.containers.find((c) => c.name === 'kms-plugin');
+      expect(sidecar?.command).toEqual(['node', 'dist/scripts/kms-plugin.js', '--socket', '/var/run/kms/kms.sock', '--key-file', '/etc/kube-ts/kms-keys/kms-keys']);
+      expect(sidecar?.volumeMounts?.map((m) => [m.name, m.mountPath])).toEqual([['kms-socket', '/var/run/kms'], ['kms-keys', '/etc/kube-ts/kms-keys']]);
+      expect(pod.containers.find((c) => c.name === 'core-api')?.volumeMounts?.map((m) => m.name)).toContain('kms-socket');
+      expect(pod.volumes.find((v) => v.name === 'kms-socket')?.emptyDir).toBeDefined();
+      // Only the sidecar holds the plugin's keys.
+      for (const [name, p] of pods(docs)) for (const c of p.containers) if (c.name !== 'kms-plugin') expect(c.volumeMounts?.map((m) => m.name) ?? [], `${name}/${c.name}`).not.toContain('kms-keys');
+      const own = render('--set', 'encryption.kmsPlugin.enabled=true', '--set', 'encryption.kmsPlugin.existingSecret=my-kms-keys');
+      expect(own.find((d) => d.metadata.name === 'kts-kube-ts-kms-keys')).toBeUndefined();
+      expect((pods(own).find(([name]) => name === 'kts-kube-ts-core-api')?.[1].volumes ?? []).find((v) => v.name === 'kms-keys')?.secret?.secretName).toBe('my-kms-keys');
+    });
   });
 
   describe('structured authentication', () => {
