@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '@kube/testing';
 import { goDurationString, loadAuthorizationConfiguration } from './authorization.config';
+import { authorizationConfigFromEnv } from './authorization.mode';
 
 const dir = tempDir('authz-config');
 const kubeconfig = join(dir, 'kube-system-authz-webhook.yaml');
@@ -95,5 +96,12 @@ describe('loadAuthorizationConfiguration', () => {
 
   it("prints durations as Go's time.Duration does", () => {
     expect([3000, 500, 90_000, 300_000, 3_600_000].map(goDurationString)).toEqual(['3s', '500ms', '1m30s', '5m0s', '1h0m0s']);
+  });
+
+  it('KUBE_AUTHORIZATION_CONFIG excludes KUBE_AUTHORIZATION_MODE, as kube\'s flags exclude each other', () => {
+    expect(authorizationConfigFromEnv({})).toBeUndefined();
+    expect(authorizationConfigFromEnv({ KUBE_AUTHORIZATION_CONFIG: '', KUBE_AUTHORIZATION_MODE: 'RBAC' })).toBeUndefined();
+    expect(authorizationConfigFromEnv({ KUBE_AUTHORIZATION_CONFIG: '/etc/authz.yaml' })).toBe('/etc/authz.yaml');
+    expect(() => authorizationConfigFromEnv({ KUBE_AUTHORIZATION_CONFIG: '/etc/authz.yaml', KUBE_AUTHORIZATION_MODE: 'RBAC' })).toThrow('KUBE_AUTHORIZATION_CONFIG can not be specified when KUBE_AUTHORIZATION_MODE is defined');
   });
 });
