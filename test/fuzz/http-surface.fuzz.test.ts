@@ -355,6 +355,18 @@ describe('what earlier fuzzing runs found (each answered 500 once)', () => {
     expect(notAnObject.json()).toMatchObject({ code: 400, message: `${kind} in version "${version}" cannot be handled as a ${kind}: json: cannot unmarshal string into Go struct field ${kind}.metadata of type v1.ObjectMeta` });
   });
 
+  it('a null label value, annotation value or data value is what Go decodes it into (""), not a 500', async () => {
+    const metadata = { name: 'nulls', labels: { a: null, b: 'x' }, annotations: { n: null }, finalizers: ['example.com/f'] };
+    for (const [path, body] of [
+      ['/api/v1/namespaces/fuzz/secrets', { apiVersion: 'v1', kind: 'Secret', metadata, stringData: { s: null } }],
+      ['/api/v1/namespaces/fuzz/configmaps', { apiVersion: 'v1', kind: 'ConfigMap', metadata, data: { d: null } }],
+    ] as const) {
+      const r = await stack.core.request('POST', `${path}?dryRun=All`, { body: JSON.stringify(body) });
+      expect(r.status, r.body).toBe(201);
+      expect(r.json<{ metadata: Record<string, unknown> }>().metadata).toMatchObject({ labels: { a: '', b: 'x' }, annotations: { n: '' } });
+    }
+  });
+
   it('a typed field of the wrong JSON type beyond metadata is kube\'s 400 too (a typed kind is checked against its schema)', async () => {
     const cases: Array<[string, Record<string, unknown>, string]> = [
       ['/apis/coordination.k8s.io/v1/namespaces/fuzz/leases', { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l' }, spec: [] }, 'Lease in version "v1" cannot be handled as a Lease: json: cannot unmarshal array into Go struct field Lease.spec of type v1.LeaseSpec'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GO_ANY, GO_BOOL, GO_INT32, GO_INT64, GO_STRING, GO_TIME, goDecodeError, goMap, goNamedString, goSlice, goSprintValue, goStruct, goUnstructuredConvertError } from './go-json.typecheck';
+import { GO_ANY, GO_BOOL, GO_INT32, GO_INT64, GO_STRING, GO_TIME, goDecodeError, goMap, goNamedString, goSlice, goSprintValue, goStruct, goUnstructuredConvertError, goZeroNulls } from './go-json.typecheck';
 
 const meta = goStruct('v1.ObjectMeta', {
   name: GO_STRING,
@@ -58,5 +58,14 @@ describe("goUnstructuredConvertError (runtime's DefaultUnstructuredConverter, a 
 
   it("prints a patch as Go's %+v prints a map (sorted keys, no quotes)", () => {
     expect(goSprintValue({ metadata: { labels: 'invalid', name: 'x' }, a: [1, 'b', true, null, 1.5, 0.00001] })).toBe('map[a:[1 b true <nil> 1.5 1e-05] metadata:map[labels:invalid name:x]]');
+  });
+});
+
+describe('goZeroNulls (the zero values Go decodes JSON nulls of map and slice elements into)', () => {
+  it('turns null strings, numbers, bools and structs inside maps and slices into zero values and leaves other nulls', () => {
+    const t = goStruct('v1.Thing', { labels: goMap(GO_STRING), counts: goMap(GO_INT64), flags: goSlice(GO_BOOL), refs: goSlice(goStruct('v1.Ref', { name: GO_STRING, tags: goMap(GO_STRING) })), raw: goMap(GO_ANY), name: GO_STRING, when: goSlice(GO_TIME) });
+    const value = { labels: { a: null, b: 'x' }, counts: { n: null }, flags: [null, true], refs: [null, { name: null, tags: { t: null } }], raw: { r: null }, name: null, when: [null] };
+    goZeroNulls(value, t);
+    expect(value).toEqual({ labels: { a: '', b: 'x' }, counts: { n: 0 }, flags: [false, true], refs: [{}, { name: null, tags: { t: '' } }], raw: { r: null }, name: null, when: [null] });
   });
 });

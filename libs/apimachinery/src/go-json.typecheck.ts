@@ -137,6 +137,53 @@ export function goDecodeError(value: unknown, t: GoType): string | undefined {
   return `json: cannot unmarshal ${m.value} into ${where} of type ${m.type}`;
 }
 
+/** The zero value Go's decoder leaves where a JSON null meets a map or slice element of type `t` (undefined: keep null). */
+function zeroOf(t: GoType): unknown {
+  switch (t.kind) {
+    case 'string':
+      return '';
+    case 'bool':
+      return false;
+    case 'int64':
+    case 'int32':
+    case 'float64':
+      return 0;
+    case 'struct':
+      return {};
+    default:
+      return null;
+  }
+}
+
+/**
+ * Rewrites, in place, the JSON nulls Go's decoder turns into zero values: a null element of a map or slice of
+ * strings, numbers, bools or structs (`labels: {"a": null}` is the label "a" with value ""). A value that passed
+ * goDecodeError holds nothing else code typed after Go could trip over; nulls elsewhere (a field, an element of
+ * pointers, maps or slices) stay, as Go leaves them nil.
+ */
+export function goZeroNulls(value: unknown, t: GoType): void {
+  if (value === null || typeof value !== 'object') return;
+  switch (t.kind) {
+    case 'map':
+    case 'slice': {
+      const container = value as Record<string, unknown>;
+      for (const k of Object.keys(container)) {
+        if (container[k] === null) container[k] = zeroOf(t.elem);
+        else goZeroNulls(container[k], t.elem);
+      }
+      return;
+    }
+    case 'struct': {
+      if (Array.isArray(value)) return;
+      const obj = value as Record<string, unknown>;
+      for (const [k, v] of Object.entries(obj)) if (Object.hasOwn(t.fields, k)) goZeroNulls(v, t.fields[k]);
+      return;
+    }
+    default:
+      return;
+  }
+}
+
 /** The Go type an unstructured value has (runtime's JSON decoding: integral numbers are int64). */
 function unstructuredType(v: unknown): { kind: string; type: string } {
   if (Array.isArray(v)) return { kind: 'slice', type: '[]interface {}' };

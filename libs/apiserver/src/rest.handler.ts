@@ -7,6 +7,7 @@ import {
   formatGroupVersion,
   generateName,
   goDecodeError,
+  goZeroNulls,
   goSprintValue,
   goTypeOfSchema,
   goUnstructuredConvertError,
@@ -518,7 +519,13 @@ export class RestHandler implements WriteTarget {
     const err = unstructured
       ? goDecodeError(obj.metadata, OBJECT_META_GO_TYPE)
       : (objectMetaDecodeError(obj, this.def.kind) ?? (schema ? goDecodeError(obj, goTypeOfSchema(schema.name, schema.components)) : undefined));
-    if (!err) return;
+    if (!err) {
+      // What Go decodes a null map or list element into (a label "a": null is the label "a" with value ""), before
+      // code typed after Go meets a null where it expects a string.
+      goZeroNulls(obj.metadata, OBJECT_META_GO_TYPE);
+      if (!unstructured && schema) goZeroNulls(obj, goTypeOfSchema(schema.name, schema.components));
+      return;
+    }
     // A patch's result that does not decode is kube's 422 on the field "patch" (jsonPatcher.applyPatchToCurrentObject).
     if (patched) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', JSON.stringify(obj), err)]);
     throw Errors.badRequest(`${this.def.kind} in version ${JSON.stringify(this.def.version)} cannot be handled as a ${this.def.kind}: ${err}`);
