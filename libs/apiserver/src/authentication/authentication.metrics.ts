@@ -11,8 +11,8 @@ export function sha256Label(data: string): string {
   return data ? `sha256:${createHash('sha256').update(data).digest('hex')}` : '';
 }
 
-/** kube labels reload metrics with the hash of the API server's identity (its lease holder name, from the host name). */
-export const apiserverIdHash = (): string => sha256Label(`apiserver-${hostname()}`);
+/** kube labels these metrics with the hash of the API server's identity, which its host name gives. */
+export const apiserverIdHash = (): string => sha256Label(hostname());
 
 /** kube's oidc metrics.go: latency of cache-missed token authentications by an issuer's authenticator. */
 export const jwtAuthenticatorLatency = metric(
