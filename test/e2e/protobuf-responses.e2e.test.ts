@@ -127,7 +127,15 @@ describe('protobuf answers through the front door', () => {
           group: 'stable.example.com',
           scope: 'Namespaced',
           names: { plural: 'crontabs', singular: 'crontab', kind: 'CronTab' },
-          versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cron: { type: 'string' } } } } } } }],
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: { cron: { type: 'string' }, replicas: { type: 'integer' } } }, status: { type: 'object', properties: { replicas: { type: 'integer' } } } } } },
+              subresources: { scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' } },
+            },
+          ],
         },
       };
       // The CRD itself is a built-in kind: created from protobuf and answered in protobuf.
@@ -137,7 +145,7 @@ describe('protobuf answers through the front door', () => {
       expect((created.object().spec as Json).versions[0].schema.openAPIV3Schema.properties.spec.properties.cron).toEqual({ type: 'string' });
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        const r = await stack.request('POST', crs, { body: JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' }, spec: { cron: '* * * * *' } }) });
+        const r = await stack.request('POST', crs, { body: JSON.stringify({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name: 'x' }, spec: { cron: '* * * * *', replicas: 2 } }) });
         if (r.status === 201) return;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -159,6 +167,13 @@ describe('protobuf answers through the front door', () => {
       const missing = await client.request('GET', `${crs}/nope`, { headers: { Accept: CLIENT_GO_ACCEPT } });
       expect(missing.status).toBe(404);
       expect(missing.headers['content-type']).toBe('application/json');
+    });
+
+    it('answers its /scale, an autoscaling/v1 Scale, in protobuf as kube does', async () => {
+      const r = await client.request('GET', `${crs}/x/scale`);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-type']).toBe(PROTOBUF);
+      expect(r.object()).toMatchObject({ apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'x' }, spec: { replicas: 2 } });
     });
 
     it('answers 415 to a protobuf body', async () => {

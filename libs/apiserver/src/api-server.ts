@@ -387,7 +387,7 @@ export class GenericApiServer {
 
   private async serveVerb(req: IncomingMessage, res: ServerResponse, h: RestHandler, info: RequestInfo, query: URLSearchParams, user: UserInfo): Promise<number> {
     const ns = h.def.namespaced ? info.namespace || undefined : undefined;
-    const negotiated = negotiateFor(req, res, h);
+    const negotiated = negotiateFor(req, res, h, info.subresource);
     const write = writeOptions(query, info.verb, req.headers['content-type']);
     const ctx = this.ctx(user, info, write.dryRun, req.headers['user-agent']);
     if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
@@ -557,12 +557,15 @@ export class GenericApiServer {
 }
 
 /**
- * The response's media type. Whether the kind has a protobuf message is asked only of a client naming protobuf;
- * a custom resource's (none) keeps its errors JSON too.
+ * The response's media type. Whether the kind answered (the resource's, or its subresource's own: a custom
+ * resource's /scale answers an autoscaling/v1 Scale) has a protobuf message is asked only of a client naming
+ * protobuf; a custom resource's (none) keeps its errors JSON too.
  */
-function negotiateFor(req: IncomingMessage, res: ServerResponse, h: RestHandler): Negotiated {
+function negotiateFor(req: IncomingMessage, res: ServerResponse, h: RestHandler, subresource?: string): Negotiated {
   return negotiate(req.headers.accept, TABLE_CONVERSIONS, () => {
-    const served = hasProtobufKind(h.apiVersion, h.def.kind);
+    const sub = subresource ? h.subresources.get(subresource) : undefined;
+    const other = sub?.view?.kind ?? sub?.creater?.kind;
+    const served = other ? hasProtobufKind(other.group ? `${other.group}/${other.version}` : other.version, other.kind) : hasProtobufKind(h.apiVersion, h.def.kind);
     if (!served) markJsonOnly(res);
     return served;
   });
