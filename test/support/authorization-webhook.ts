@@ -20,7 +20,7 @@ export interface ReceivedReview {
 }
 
 /** What the webhook does with a review: a status to answer, or misbehave. */
-export type WebhookAnswer = { allowed?: boolean; denied?: boolean; reason?: string } | 'hang' | 'error500';
+export type WebhookAnswer = { allowed?: boolean; denied?: boolean; reason?: string } | 'hang' | 'error500' | 'huge';
 
 export interface TestAuthorizationWebhook {
   url: string;
@@ -58,6 +58,11 @@ export async function startAuthorizationWebhook(dir: string, decide: (review: Re
       const answer = hook.decide(review);
       if (answer === 'hang') {
         hanging.add(res);
+        return;
+      }
+      if (answer === 'huge') {
+        // An allowing answer padded past any sane size.
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ apiVersion: review.body.apiVersion, kind: 'SubjectAccessReview', status: { allowed: true }, padding: 'x'.repeat(4 * 1024 * 1024) }));
         return;
       }
       if (answer === 'error500') {

@@ -173,6 +173,14 @@ describe('WebhookAuthorizer', () => {
     w.close();
   });
 
+  it('an answer larger than 3 MiB is a failure, not buffered and believed', async () => {
+    hook.decide = () => 'huge';
+    const w = new WebhookAuthorizer('policy', config(hook.kubeconfigPath), authorizationMetrics());
+    const r = await w.authorize(attrs({ name: 'huge' }));
+    expect(r).toMatchObject({ decision: 'NoOpinion', error: expect.stringContaining('response body larger than 3145728 bytes') });
+    w.close();
+  });
+
   it('answers an incomplete rules review, as kube', () => {
     const w = new WebhookAuthorizer('policy', config(hook.kubeconfigPath), authorizationMetrics());
     expect(w.rulesFor()).toEqual({ resourceRules: [], nonResourceRules: [], incomplete: true, errors: ['webhook authorizer does not support user rule resolution'] });

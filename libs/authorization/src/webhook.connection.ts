@@ -80,6 +80,9 @@ function fromKubeconfig(path: string): TlsMaterial {
 
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 
+/** The most of a webhook's answer read (3 MiB, kube's limit on a request body). */
+const MAX_RESPONSE_BYTES = 3 * 1024 * 1024;
+
 /** rest.InClusterConfig, posting to the cluster's own SubjectAccessReview API. */
 function inCluster(version: string, env: NodeJS.ProcessEnv): TlsMaterial {
   const host = env.KUBERNETES_SERVICE_HOST;
@@ -129,7 +132,17 @@ export function webhookClient(info: WebhookConnectionInfo, sarVersion: string, t
         };
         const req = request(target, { method: 'POST', agent, headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
           const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
+          let size = 0;
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            // A review answer is a few hundred bytes: a webhook streaming more is broken, not to be buffered.
+            if (size > MAX_RESPONSE_BYTES) {
+              done({ failure: 'error', message: `Post "${url}": response body larger than ${MAX_RESPONSE_BYTES} bytes` });
+              req.destroy();
+              return;
+            }
+            chunks.push(c);
+          });
           res.on('end', () => done({ statusCode: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
           res.on('error', (err) => done({ failure: 'error', message: goError(url, err), code: (err as NodeJS.ErrnoException).code }));
         });
