@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { hostname } from 'node:os';
 import { Counter, Gauge, Histogram, register } from 'prom-client';
 
 /** kube's envelope metrics (apiserver/pkg/storage/value/encrypt/envelope/metrics), registered once. */
@@ -53,17 +54,20 @@ export function keyIDHash(keyID: string): string {
   return keyID ? `sha256:${createHash('sha256').update(keyID).digest('hex')}` : '';
 }
 
+/** kube's apiserver_id_hash: the hash of the server's identity, its host name (as the authentication metrics label it). */
+const API_SERVER_ID_HASH = keyIDHash(hostname());
+
 export function recordKmsOperation(provider: string, method: string, startNs: bigint, code: string): void {
   kmsOperationsLatency.observe({ provider_name: provider, method_name: method, grpc_status_code: code }, Number(process.hrtime.bigint() - startNs) / 1e9);
 }
 
 /** Counts writes and reads per key ID hash; callers pass the hash they computed once per key ID. */
 export function recordKeyID(type: 'from_storage' | 'to_storage', provider: string, hash: string): void {
-  keyIDHashTotal.inc({ transformation_type: type, provider_name: provider, key_id_hash: hash, apiserver_id_hash: '' });
+  keyIDHashTotal.inc({ transformation_type: type, provider_name: provider, key_id_hash: hash, apiserver_id_hash: API_SERVER_ID_HASH });
 }
 
 export function recordKeyIDFromStatus(provider: string, keyID: string): void {
-  keyIDHashStatusLastTimestamp.set({ provider_name: provider, key_id_hash: keyIDHash(keyID), apiserver_id_hash: '' }, Date.now() / 1000);
+  keyIDHashStatusLastTimestamp.set({ provider_name: provider, key_id_hash: keyIDHash(keyID), apiserver_id_hash: API_SERVER_ID_HASH }, Date.now() / 1000);
 }
 
 export function recordInvalidKeyIDFromStatus(provider: string, code: string): void {
