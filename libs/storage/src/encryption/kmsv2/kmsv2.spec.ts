@@ -312,4 +312,34 @@ describe('KMS v2 configuration', () => {
     expect(() => build({ name: 'a', endpoint: 'unix:///tmp/a.sock' })).toThrow('KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.');
     build(ok).close();
   });
+
+  it("takes kube's documented KMS v2 example unchanged (two plugins, the first writes)", () => {
+    const config = EncryptionConfig.parse(`
+apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources:
+      - secrets
+    providers:
+      - kms:
+          apiVersion: v2
+          name: myKmsPluginFoo
+          endpoint: unix:///tmp/socketfile-foo.sock
+          timeout: 3s
+      - kms:
+          apiVersion: v2
+          name: myKmsPluginBar
+          endpoint: unix:///tmp/socketfile-bar.sock
+`);
+    try {
+      expect(config.kmsProviders.map((p) => [p.name, p.prefix.toString(), p.timeoutMs])).toEqual([
+        ['myKmsPluginFoo', 'k8s:enc:kms:v2:myKmsPluginFoo:', 3000],
+        ['myKmsPluginBar', 'k8s:enc:kms:v2:myKmsPluginBar:', 3000],
+      ]);
+      expect(config.closeGracePeriodMs).toBe(12_000);
+      expect(config.transformerFor(secrets)?.prepare).toBeDefined();
+    } finally {
+      config.close();
+    }
+  });
 });
