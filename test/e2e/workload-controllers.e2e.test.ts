@@ -151,6 +151,30 @@ describe.each(['1.27', '1.33'])('workload controllers with kubectl %s on simulat
     expect(await ok(['wait', '--for=condition=Available', 'deploy/web', '-n', ns, '--timeout=60s'])).toContain('condition met');
   });
 
+  it('recreates: every old pod gone before the new ReplicaSet grows', async () => {
+    const recreate = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'batchy' }, spec: { replicas: 2, strategy: { type: 'Recreate' }, selector: { matchLabels: { app: 'batchy' } }, template: { metadata: { labels: { app: 'batchy' } }, spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'app', image: 'busybox:1.36' }] } } } };
+    await ok(['create', '-n', ns, '-f', '-'], JSON.stringify(recreate));
+    expect(await rollout('deploy/batchy')).toContain('successfully rolled out');
+    await ok(['set', 'image', 'deploy/batchy', 'app=busybox:1.37', '-n', ns]);
+    expect(await rollout('deploy/batchy')).toContain('successfully rolled out');
+    const events = await ok(['get', 'events', '-n', ns, '--field-selector', 'involvedObject.name=batchy']);
+    // The old ReplicaSet went to 0 at once, and the new one was made at its full size (a rolling update would
+    // have surged by 1: "from 0 to 1").
+    expect(events).toMatch(/Scaled down replica set batchy-[a-z0-9]+ from 2 to 0/);
+    expect(events.match(/Scaled up replica set batchy-[a-z0-9]+ from 0 to 2/g)).toHaveLength(2);
+  });
+
+  it('reports ProgressDeadlineExceeded for a rollout that cannot progress', async () => {
+    const stuck = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'stuck' }, spec: { replicas: 1, progressDeadlineSeconds: 2, selector: { matchLabels: { app: 'stuck' } }, template: { metadata: { labels: { app: 'stuck' } }, spec: { nodeSelector: { disk: 'none' }, containers: [{ name: 'app', image: 'busybox:1.36' }] } } } };
+    await ok(['create', '-n', ns, '-f', '-'], JSON.stringify(stuck));
+    const r = await k(['rollout', 'status', 'deploy/stuck', '-n', ns, '--timeout=60s']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('deployment "stuck" exceeded its progress deadline');
+    const d = await json(['get', 'deploy', 'stuck']);
+    expect(d.status.conditions.find((c: Json) => c.type === 'Progressing')).toMatchObject({ status: 'False', reason: 'ProgressDeadlineExceeded', message: expect.stringMatching(/^ReplicaSet "stuck-[a-z0-9]+" has timed out progressing\.$/) });
+    expect(d.status.conditions.find((c: Json) => c.type === 'Available')).toMatchObject({ status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' });
+  });
+
   it('keeps a ReplicationController at its replicas', async () => {
     await ok(['create', '-n', ns, '-f', '-'], RC('legacy'));
     expect(await until(async () => (await json(['get', 'rc', 'legacy'])).status?.readyReplicas === 2, 60_000)).toBe(true);

@@ -160,6 +160,7 @@ export class PodScheduler {
 
   private async schedule(key: string): Promise<ReconcileResult | void> {
     const pod = this.pods.lister.get(key) as Pod | undefined;
+    // An assumed pod's binding is under way.
     if (!pod || !this.wantsScheduling(pod) || this.assumed.has(key)) {
       this.unschedulable.delete(key);
       return;
@@ -197,20 +198,27 @@ export class PodScheduler {
       if (!best || score < best.score) best = { node: name, score };
     }
     if (!best) return this.unschedulableNow(pod, nodes.length, reasons);
+    // kube-scheduler's binding cycle: the pod is assumed on the node at once and bound in the background, so the
+    // next pod is placed while this binding is under way (and cannot take the same room).
+    this.assumed.set(key, { node: best.node, pod });
+    this.unschedulable.delete(key);
+    void this.bind(key, pod, best.node);
+  }
+
+  private async bind(key: string, pod: Pod, node: string): Promise<void> {
     const { namespace, name, uid } = pod.metadata;
     try {
       await this.client.request('POST', resourcePath(PODS, namespace, name, 'binding'), {
-        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: best.node } },
+        body: { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, uid }, target: { apiVersion: 'v1', kind: 'Node', name: node } },
       });
+      this.events.normal(involved(pod), 'Scheduled', `Successfully assigned ${namespace}/${name} to ${node}`);
+      // The watch may have brought the bound pod already: it no longer needs to be assumed.
+      if ((this.pods.lister.get(key) as Pod | undefined)?.spec?.nodeName) this.assumed.delete(key);
     } catch (err) {
-      // Gone, bound or being deleted meanwhile: the informer tells us what became of it.
-      if (isStatusError(err) && (err.code === 404 || err.code === 409)) return;
-      throw err;
+      // Forget the assumption; gone, bound or being deleted meanwhile (404, 409): the informer tells what became of it.
+      this.assumed.delete(key);
+      if (!(isStatusError(err) && (err.code === 404 || err.code === 409))) this.controller.queue.addRateLimited(key);
     }
-    // The watch may have brought the bound pod already: only a pod still unbound in the cache is assumed.
-    if (!(this.pods.lister.get(key) as Pod | undefined)?.spec?.nodeName) this.assumed.set(key, { node: best.node, pod });
-    this.unschedulable.delete(key);
-    this.events.normal(involved(pod), 'Scheduled', `Successfully assigned ${namespace}/${name} to ${best.node}`);
   }
 
   /** kube's FitError message, its PodScheduled=False condition and FailedScheduling event. */
