@@ -130,7 +130,7 @@ export class ConfiguredAuthorizer implements RuleResolvingAuthorizer {
             inner = alwaysDeny;
             break;
           case 'Webhook': {
-            const webhook = new WebhookAuthorizer(a.name, a.webhook!, this.metrics, { env: this.options.env });
+            const webhook = new WebhookAuthorizer(a.name, a.webhook!, this.metrics, { env: this.options.env, log: this.log });
             webhooks.push(webhook);
             inner = webhook;
             break;

@@ -110,7 +110,7 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
     readonly name: string,
     private readonly config: WebhookConfiguration,
     private readonly metrics: AuthorizationMetrics,
-    options: { env?: NodeJS.ProcessEnv; now?: () => number; retryInitialMs?: number } = {},
+    options: { env?: NodeJS.ProcessEnv; now?: () => number; retryInitialMs?: number; log?: (message: string) => void } = {},
   ) {
     this.client = config.connectionInfo.type === 'InClusterConfig' ? lazyClient(() => webhookClient(config.connectionInfo, config.subjectAccessReviewVersion, config.timeoutMs, goDurationString(config.timeoutMs), options.env)) : webhookClient(config.connectionInfo, config.subjectAccessReviewVersion, config.timeoutMs, goDurationString(config.timeoutMs), options.env);
     // cacheAuthorizedRequests/cacheUnauthorizedRequests false: a zero TTL, nothing kept.
@@ -118,11 +118,13 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
     this.unauthorizedTTL = config.cacheUnauthorizedRequests ? config.unauthorizedTTLMs : 0;
     this.decisionOnError = config.failurePolicy === 'Deny' ? 'Deny' : 'NoOpinion';
     this.now = options.now ?? Date.now;
+    this.log = options.log ?? ((m) => console.error(m));
     this.matchMetrics = metrics.matchConditions('Webhook', name);
     this.retryInitialMs = options.retryInitialMs ?? BACKOFF.initialMs;
   }
 
   private readonly now: () => number;
+  private readonly log: (message: string) => void;
   private readonly matchMetrics: MatchConditionRecorder;
   private readonly retryInitialMs: number;
 
@@ -188,6 +190,8 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
       lastError = read.error ?? '';
       if (!read.retry) break;
     }
+    // An outage or a bad configuration: kube logs every failed call.
+    this.log(`Failed to make webhook authorizer request (${this.name}): ${lastError}`);
     if (this.decisionOnError === 'NoOpinion') this.metrics.webhookFailOpen(this.name, lastResult);
     return { decision: this.decisionOnError, reason: '', error: lastError };
   }
