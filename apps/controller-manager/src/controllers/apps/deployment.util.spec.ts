@@ -24,6 +24,10 @@ describe('deployment util', () => {
     expect(computeHash(t, undefined)).toBe(computeHash(hashed, undefined));
     expect(computeHash(t, undefined)).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
     expect(computeHash(t, 1)).not.toBe(computeHash(t, undefined));
+    // What kubectl rollout undo sends back after Go decoded the ReplicaSet's template: the same template.
+    const roundTripped = { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } };
+    expect(equalIgnoreHash(roundTripped as never, hashed)).toBe(true);
+    expect(computeHash(roundTripped as never, undefined)).toBe(computeHash(t, undefined));
   });
 
   it("copies the deployment's annotations, sets the revision and keeps the old one in revision-history", () => {

@@ -82,14 +82,30 @@ export function revisionOf(obj: KubeObject): number {
 
 export const maxRevision = (sets: readonly ReplicaSet[]): number => sets.reduce((m, rs) => Math.max(m, revisionOf(rs)), 0);
 
+/**
+ * The value as Go's semantic equality sees it: nulls, empty objects and empty lists are absent (a client that
+ * decoded the template into Go structs sends `creationTimestamp: null` and `resources: {}` back, as `kubectl
+ * rollout undo` does).
+ */
+function semantic(v: unknown): unknown {
+  if (Array.isArray(v)) {
+    const items = v.map(semantic);
+    return items.length ? items : undefined;
+  }
+  if (v === null) return undefined;
+  if (typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const n = semantic(x);
+    if (n !== undefined) out[k] = n;
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 function templateWithoutHash(t: PodTemplate | undefined): unknown {
   const copy = structuredClone(t ?? {});
-  const labels = copy.metadata?.labels;
-  if (labels) {
-    delete labels[POD_TEMPLATE_HASH_LABEL];
-    if (Object.keys(labels).length === 0) delete copy.metadata?.labels;
-  }
-  return copy;
+  delete copy.metadata?.labels?.[POD_TEMPLATE_HASH_LABEL];
+  return semantic(copy) ?? {};
 }
 
 /** EqualIgnoreHash: the templates are the same but for the pod-template-hash label. */
