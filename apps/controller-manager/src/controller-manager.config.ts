@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { RestConfig } from '@kube/client';
 import type { PkiPaths } from '@kube/pki';
-import { profilingFromEnv } from '@kube/apiserver';
+import { profilingFromEnv, tracingFromEnv, type TracingConfiguration } from '@kube/apiserver';
 import { simulationOptionsFromEnv, type SimulationOptions } from './simulation/simulation.options';
 
 export interface ControllerManagerOptions {
@@ -13,6 +13,8 @@ export interface ControllerManagerOptions {
   serving: { bindAddress: string; port: number; certPem: string; keyPem: string };
   /** kube-controller-manager's --profiling (KUBE_PROFILING, default true): /debug/pprof on the secure port. */
   profiling?: boolean;
+  /** KUBE_TRACING_CONFIG_FILE: its API requests as client spans, exported like the servers' (docs/operations.md "Tracing"). */
+  tracing?: TracingConfiguration;
   /** kube's --root-ca-file: what kube-root-ca.crt publishes. */
   rootCaPem: string;
   /** kube's --cluster-signing-cert-file/--cluster-signing-key-file: the CA the csrsigning controller signs with. */
@@ -56,6 +58,7 @@ export function controllerManagerOptionsFromEnv(env: NodeJS.ProcessEnv = process
     api: { url, caPem, certPem: file(env, 'KUBE_CLIENT_CERT_FILE'), keyPem: file(env, 'KUBE_CLIENT_KEY_FILE'), userAgent: 'kube-controller-manager/v1.33.0 (linux/amd64) kube-ts' },
     serving: { bindAddress: env.KUBE_BIND_ADDRESS ?? '0.0.0.0', port: Number(env.KUBE_SECURE_PORT ?? 10257), certPem: file(env, 'KUBE_TLS_CERT_FILE'), keyPem: file(env, 'KUBE_TLS_PRIVATE_KEY_FILE') },
     profiling: profilingFromEnv(env),
+    tracing: tracingFromEnv(env),
     rootCaPem: env.KUBE_ROOT_CA_FILE ? readFileSync(env.KUBE_ROOT_CA_FILE, 'utf8') : caPem,
     clusterSigning: clusterSigningFromEnv(env),
     controllers: env.KUBE_CONTROLLERS ? env.KUBE_CONTROLLERS.split(',').map((s) => s.trim()).filter(Boolean) : undefined,

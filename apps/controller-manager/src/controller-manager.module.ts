@@ -1,5 +1,5 @@
 import { Module, type DynamicModule } from '@nestjs/common';
-import { HealthChecks } from '@kube/apiserver';
+import { HealthChecks, startTracing } from '@kube/apiserver';
 import { RestClient } from '@kube/client';
 import { CONTROLLER_MANAGER_OPTIONS, ControllerManager } from './controller.manager';
 import type { ControllerManagerOptions } from './controller-manager.config';
@@ -13,7 +13,7 @@ export class ControllerManagerModule {
       module: ControllerManagerModule,
       providers: [
         { provide: CONTROLLER_MANAGER_OPTIONS, useValue: options },
-        { provide: RestClient, useFactory: () => new RestClient(options.api) },
+        { provide: RestClient, useFactory: () => new RestClient({ ...options.api, tracer: options.tracing && startTracing('kube-controller-manager', options.tracing) }) },
         { provide: HealthChecks, useFactory: () => new HealthChecks() },
         ControllerManager,
         HealthServer,

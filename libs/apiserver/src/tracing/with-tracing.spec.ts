@@ -22,11 +22,11 @@ describe('withTracing', () => {
   });
 
   it("names spans as kube's getSpanNameFromRequestInfo", () => {
-    expect(spanName('GET', parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/one'))).toBe('GET /api/v1/namespaces/{:namespace}/configmaps/{:name}');
-    expect(spanName('POST', parseRequestInfo('POST', '/apis/apps/v1/namespaces/x/deployments'))).toBe('POST /apis/apps/v1/namespaces/{:namespace}/deployments');
-    expect(spanName('PUT', parseRequestInfo('PUT', '/apis/apps/v1/namespaces/x/deployments/d/scale'))).toBe('PUT /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/scale');
-    expect(spanName('GET', parseRequestInfo('GET', '/api/v1/nodes'))).toBe('GET /api/v1/nodes');
-    expect(spanName('GET', parseRequestInfo('GET', '/healthz'))).toBe('GET');
+    expect(spanName('GET', parseRequestInfo('GET', '/api/v1/namespaces/default/configmaps/one', false))).toBe('GET /api/v1/namespaces/{:namespace}/configmaps/{:name}');
+    expect(spanName('POST', parseRequestInfo('POST', '/apis/apps/v1/namespaces/x/deployments', false))).toBe('POST /apis/apps/v1/namespaces/{:namespace}/deployments');
+    expect(spanName('PUT', parseRequestInfo('PUT', '/apis/apps/v1/namespaces/x/deployments/d/scale', false))).toBe('PUT /apis/apps/v1/namespaces/{:namespace}/deployments/{:name}/scale');
+    expect(spanName('GET', parseRequestInfo('GET', '/api/v1/nodes', false))).toBe('GET /api/v1/nodes');
+    expect(spanName('GET', parseRequestInfo('GET', '/healthz', false))).toBe('GET');
   });
 
   it('makes an untrusted caller\'s traceparent a link, a trusted one the parent; stages are children; the active span reaches the handler', async () => {

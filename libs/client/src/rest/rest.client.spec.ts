@@ -5,6 +5,7 @@ import { ensurePki } from '@kube/pki';
 import { tempDir } from '@kube/testing';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { RestClient } from './rest.client';
 
 describe('RestClient', () => {
@@ -12,6 +13,8 @@ describe('RestClient', () => {
   let client: RestClient;
   const held: Array<() => void> = [];
   const opened: Array<{ close(): void }> = [];
+  const traceparents: string[] = [];
+  let config: ConstructorParameters<typeof RestClient>[0];
 
   beforeAll(async () => {
     const pki = await ensurePki(join(tempDir('rest-client'), 'pki'));
@@ -24,11 +27,13 @@ describe('RestClient', () => {
         held.push(() => res.end());
         return;
       }
+      traceparents.push(String(req.headers.traceparent ?? ''));
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ kind: 'Lease', metadata: { name: 'l' } }));
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    client = new RestClient({ url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caPem: pem(pki.caCert), certPem: pem(pki.adminCert), keyPem: pem(pki.adminKey) });
+    config = { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, caPem: pem(pki.caCert), certPem: pem(pki.adminCert), keyPem: pem(pki.adminKey) };
+    client = new RestClient(config);
   });
 
   afterAll(async () => {
@@ -37,6 +42,23 @@ describe('RestClient', () => {
     client?.close();
     server.closeAllConnections();
     await new Promise((r) => server.close(r));
+  });
+
+  it('sends no traceparent without a tracer, and its client span as the traceparent with one (KUBE_TRACING_CONFIG_FILE)', async () => {
+    await client.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/l');
+    expect(traceparents.at(-1)).toBe('');
+    const exporter = new InMemorySpanExporter();
+    const tracer = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }).getTracer('test');
+    const traced = new RestClient({ ...config, tracer });
+    try {
+      await traced.get('/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/l');
+    } finally {
+      traced.close();
+    }
+    const [span] = exporter.getFinishedSpans();
+    expect(span.name).toBe('HTTP GET');
+    expect(span.attributes['http.status_code']).toBe(200);
+    expect(traceparents.at(-1)).toBe(`00-${span.spanContext().traceId}-${span.spanContext().spanId}-01`);
   });
 
   it('answers requests while more watches than its request sockets stay open (a lease renewal is never starved)', async () => {

@@ -1,6 +1,8 @@
 import { Agent, request as httpsRequest } from 'node:https';
 import type { IncomingMessage } from 'node:http';
 import { createInterface } from 'node:readline';
+import { context, defaultTextMapSetter, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { StatusError, type KubeList, type KubeObject, type Status, type StatusReason } from '@kube/apimachinery';
 import type { ListerWatcher, ListResult, WatchEvent, WatchStream } from '../cache/lister-watcher';
 
@@ -12,7 +14,11 @@ export interface RestConfig {
   keyPem: string;
   /** Sent as User-Agent (kube's controllers send `kube-controller-manager/<version> …`). */
   userAgent?: string;
+  /** When tracing is on: each request is a client span whose traceparent the server receives (otelhttp's transport). */
+  tracer?: Tracer;
 }
+
+const propagator = new W3CTraceContextPropagator();
 
 /** A group/version/resource and whether it is namespaced: enough to build its paths. */
 export interface ResourcePath {
@@ -65,11 +71,20 @@ export class RestClient {
 
   /** One request; a 2xx body is parsed as JSON, anything else thrown as the server's Status. */
   async request<T = KubeObject>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const res = await this.send(method, path, opts);
-    const text = await readAll(res);
-    const code = res.statusCode ?? 0;
-    if (code < 200 || code >= 300) throw statusErrorFrom(code, text, `${method} ${path}`);
-    return (text ? JSON.parse(text) : {}) as T;
+    const span = this.config.tracer?.startSpan(`HTTP ${method}`, { kind: SpanKind.CLIENT, attributes: { 'http.method': method, 'http.url': new URL(path, this.base).toString() } });
+    try {
+      const res = await this.send(method, path, opts, this.agent, span);
+      const text = await readAll(res);
+      const code = res.statusCode ?? 0;
+      span?.setAttribute('http.status_code', code);
+      if (code < 200 || code >= 300) throw statusErrorFrom(code, text, `${method} ${path}`);
+      return (text ? JSON.parse(text) : {}) as T;
+    } catch (err) {
+      span?.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message });
+      throw err;
+    } finally {
+      span?.end();
+    }
   }
 
   get<T = KubeObject>(path: string, opts: RequestOptions = {}): Promise<T> {
@@ -108,12 +123,13 @@ export class RestClient {
     this.watchAgent.destroy();
   }
 
-  private send(method: string, path: string, opts: RequestOptions, agent: Agent = this.agent): Promise<IncomingMessage> {
+  private send(method: string, path: string, opts: RequestOptions, agent: Agent = this.agent, span?: Span): Promise<IncomingMessage> {
     const url = new URL(path, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v);
     const body = opts.body === undefined ? undefined : Buffer.from(typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body));
     const headers: Record<string, string> = { Accept: opts.accept ?? 'application/json' };
     if (this.config.userAgent) headers['User-Agent'] = this.config.userAgent;
+    if (span) propagator.inject(trace.setSpan(context.active(), span), headers, defaultTextMapSetter);
     if (body) {
       headers['Content-Type'] = opts.contentType ?? 'application/json';
       headers['Content-Length'] = String(body.length);
