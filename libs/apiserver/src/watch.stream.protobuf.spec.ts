@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, get, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeWatchEventFrames, type KubeObject } from '@kube/apimachinery';
+import { decodeWatchEventFrames, type JsonObject, type KubeObject } from '@kube/apimachinery';
 import { WatchChannel, type StorageEvent } from '@kube/storage';
 import { eventFrame, streamWatch } from './watch.stream';
 
@@ -47,7 +47,7 @@ describe('streamWatch in protobuf', () => {
   });
 
   it('encodes an event once for every watcher of the same object', () => {
-    const obj = configMap(3);
+    const obj = configMap(3) as unknown as JsonObject;
     expect(eventFrame('ADDED', obj)).toBe(eventFrame('ADDED', obj));
     expect(eventFrame('DELETED', obj)).not.toBe(eventFrame('ADDED', obj));
   });
