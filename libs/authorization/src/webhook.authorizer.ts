@@ -105,6 +105,10 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
   private readonly authorizedTTL: number;
   private readonly unauthorizedTTL: number;
   private readonly decisionOnError: AuthorizationResult['decision'];
+  private readonly now: () => number;
+  private readonly log: (message: string) => void;
+  private readonly matchMetrics: MatchConditionRecorder;
+  private readonly retryInitialMs: number;
 
   constructor(
     readonly name: string,
@@ -112,7 +116,8 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
     private readonly metrics: AuthorizationMetrics,
     options: { env?: NodeJS.ProcessEnv; now?: () => number; retryInitialMs?: number; log?: (message: string) => void } = {},
   ) {
-    this.client = config.connectionInfo.type === 'InClusterConfig' ? lazyClient(() => webhookClient(config.connectionInfo, config.subjectAccessReviewVersion, config.timeoutMs, goDurationString(config.timeoutMs), options.env)) : webhookClient(config.connectionInfo, config.subjectAccessReviewVersion, config.timeoutMs, goDurationString(config.timeoutMs), options.env);
+    const connect = (): WebhookClient => webhookClient(config.connectionInfo, config.subjectAccessReviewVersion, config.timeoutMs, goDurationString(config.timeoutMs), options.env);
+    this.client = config.connectionInfo.type === 'InClusterConfig' ? lazyClient(connect) : connect();
     // cacheAuthorizedRequests/cacheUnauthorizedRequests false: a zero TTL, nothing kept.
     this.authorizedTTL = config.cacheAuthorizedRequests ? config.authorizedTTLMs : 0;
     this.unauthorizedTTL = config.cacheUnauthorizedRequests ? config.unauthorizedTTLMs : 0;
@@ -122,11 +127,6 @@ export class WebhookAuthorizer implements RuleResolvingAuthorizer {
     this.matchMetrics = metrics.matchConditions('Webhook', name);
     this.retryInitialMs = options.retryInitialMs ?? BACKOFF.initialMs;
   }
-
-  private readonly now: () => number;
-  private readonly log: (message: string) => void;
-  private readonly matchMetrics: MatchConditionRecorder;
-  private readonly retryInitialMs: number;
 
   /** The URL reviews are posted to. */
   get url(): string {
