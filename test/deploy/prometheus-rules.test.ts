@@ -84,6 +84,29 @@ const TESTS = {
       alert_rule_test: [{ eval_time: '150m', alertname: 'KubeAPIErrorBudgetBurn', exp_alerts: [] }],
     },
     {
+      // A young, healthy cluster: writes and cluster LISTs only, never a 5xx or a namespaced LIST (no series for
+      // them at all). The burn rates are 0, not absent (an absent rate would hide a later burn from the alerts).
+      interval: '1m',
+      input_series: [
+        series('apiserver_request_total', { ...core, verb: 'POST', scope: 'namespace', code: '201' }, '0+60x30'),
+        series('apiserver_request_duration_seconds_count', { ...core, verb: 'POST', scope: 'namespace' }, '0+60x30'),
+        series('apiserver_request_duration_seconds_bucket', { ...core, verb: 'POST', scope: 'namespace', le: '1' }, '0+60x30'),
+        series('apiserver_request_total', { ...core, verb: 'LIST', scope: 'cluster', code: '200' }, '0+60x30'),
+        series('apiserver_request_duration_seconds_count', { ...core, verb: 'LIST', scope: 'cluster' }, '0+60x30'),
+        series('apiserver_request_duration_seconds_bucket', { ...core, verb: 'LIST', scope: 'cluster', le: '30' }, '0+60x30'),
+      ],
+      promql_expr_test: [
+        {
+          expr: 'apiserver_request:burnrate5m',
+          eval_time: '20m',
+          exp_samples: [
+            { labels: 'apiserver_request:burnrate5m{verb="read"}', value: 0 },
+            { labels: 'apiserver_request:burnrate5m{verb="write"}', value: 0 },
+          ],
+        },
+      ],
+    },
+    {
       interval: '1m',
       input_series: [
         series('aggregator_unavailable_apiservice', { ...aggregator, name: 'v1alpha1.wardle.example.com' }, '1x30'),
