@@ -2,7 +2,7 @@
  * OpenTelemetry tracing across processes: core-api, extensions and the aggregator as their compiled mains (run
  * `npm run build` first) with KUBE_TRACING_CONFIG_FILE (kube's TracingConfiguration, every request sampled),
  * exporting OTLP/gRPC to a receiver this test runs. One write crosses front door → core-api → etcd: three services'
- * spans in one trace with parent/child links; the client's traceparent becomes a link (kube's public endpoint);
+ * spans in one trace with parent/child links (server span → REST handler span → etcd client span); the client's traceparent becomes a link (kube's public endpoint);
  * kubectl 1.27 and 1.33's requests are traced; request log lines carry the trace id.
  */
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
@@ -116,14 +116,17 @@ describe('tracing across the front door, core-api and etcd (OTLP/gRPC)', () => {
     expect(c.kind).toBe(2);
     expect(c.attributes['audit-id']).toBe(auditId);
 
-    // The etcd write: a client span under core-api's.
+    // kube's REST handler span under it, and the etcd write as a client span of that.
+    let handler: ReceivedSpan | undefined;
+    expect(await until(async () => (handler = trace(f.traceId).find((s) => s.service === 'core-api' && s.name === 'Create' && s.parentSpanId === c.spanId)) !== undefined, 20_000)).toBe(true);
+    expect(handler?.attributes).toMatchObject({ 'audit-id': auditId, resource: 'configmaps', scope: 'namespace', verb: 'POST', url: '/api/v1/namespaces/default/configmaps' });
     let txn: ReceivedSpan | undefined;
-    expect(await until(async () => (txn = trace(f.traceId).find((s) => s.service === 'core-api' && s.name === 'etcdserverpb.KV/Txn' && s.parentSpanId === c.spanId)) !== undefined, 20_000)).toBe(true);
+    expect(await until(async () => (txn = trace(f.traceId).find((s) => s.service === 'core-api' && s.name === 'etcdserverpb.KV/Txn' && s.parentSpanId === handler?.spanId)) !== undefined, 20_000)).toBe(true);
     expect(txn?.kind).toBe(3);
     expect(txn?.attributes).toMatchObject({ 'rpc.system': 'grpc', 'rpc.service': 'etcdserverpb.KV', 'rpc.method': 'Txn', 'etcd.type': 'configmaps' });
 
     // The stages as kube's filterlatency spans, on both sides.
-    const stages = (parent: ReceivedSpan): string[] => trace(f.traceId).filter((s) => s.parentSpanId === parent.spanId && s.kind === 1).map((s) => s.name);
+    const stages = (parent: ReceivedSpan): string[] => trace(f.traceId).filter((s) => s.parentSpanId === parent.spanId && s.kind === 1 && s.name !== 'Create').map((s) => s.name);
     expect(await until(async () => ['authentication', 'audit', 'impersonation', 'priorityandfairness', 'authorization'].every((n) => stages(f).includes(n)), 20_000), stages(f).join()).toBe(true);
     expect(await until(async () => ['authentication', 'authorization'].every((n) => stages(c).includes(n)), 20_000), stages(c).join()).toBe(true);
 

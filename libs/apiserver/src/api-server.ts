@@ -31,7 +31,7 @@ import { decodeDeleteOptions, isDryRun, validateDryRun } from './delete.options'
 import { OpenApiDocuments } from './openapi';
 import { ProfilingHandler } from './debug/profiling.handler';
 import { collectRuntimeMetrics } from './debug/runtime.metrics';
-import type { Tracer } from '@opentelemetry/api';
+import { context, trace, type Tracer } from '@opentelemetry/api';
 import type { TracingConfiguration } from './tracing/tracing.config';
 import { startTracing } from './tracing/tracer.provider';
 
@@ -90,6 +90,9 @@ export const KUBE_VERSION: VersionInfo = {
   compiler: 'tsc',
   platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
+
+/** kube's REST handler span names (endpoints/handlers: tracing.Start(ctx, "Create", …)). */
+const HANDLER_SPANS: Readonly<Record<string, string>> = { get: 'Get', list: 'List', create: 'Create', update: 'Update', patch: 'Patch', delete: 'Delete', deletecollection: 'Delete' };
 
 const TABLE_CONVERSIONS = [TABLE_V1, TABLE_V1BETA1, PARTIAL_METADATA_V1, PARTIAL_METADATA_LIST_V1];
 
@@ -378,7 +381,34 @@ export class GenericApiServer {
     const verbs = servedVerbs(def);
     if (!verbs.includes(info.verb as never) || (sub && !sub.verbs.includes(info.verb as never))) throw Errors.methodNotSupported(handler.gr, info.verb);
     if (info.verb === 'watch') return this.serveWatch(req, res, handler, info, query);
+    if (r.span && this.tracer) return this.tracedVerb(r, handler, user, this.tracer);
     return this.serveVerb(req, res, handler, info, query, user);
+  }
+
+  /**
+   * A traced request: kube's REST handler span ("Get", "List", "Create", …, with its traceFields attributes) around
+   * the verb, the parent of the etcd calls and webhook calls the verb makes.
+   */
+  private async tracedVerb(r: ApiRequest, handler: RestHandler, user: UserInfo, tracer: Tracer): Promise<number> {
+    const { req, res, info, query } = r;
+    const span = tracer.startSpan(HANDLER_SPANS[info.verb] ?? info.verb, {
+      attributes: {
+        accept: req.headers.accept ?? '',
+        'audit-id': r.requestId,
+        client: req.socket.remoteAddress ?? '',
+        protocol: `HTTP/${req.httpVersion}`,
+        resource: info.resource,
+        scope: info.namespace ? 'namespace' : info.name ? 'resource' : 'cluster',
+        url: r.path,
+        'user-agent': (req.headers['user-agent'] ?? '').slice(0, 256),
+        verb: req.method ?? '',
+      },
+    }, context.active());
+    try {
+      return await context.with(trace.setSpan(context.active(), span), () => this.serveVerb(req, res, handler, info, query, user));
+    } finally {
+      span.end();
+    }
   }
 
   private ctx(user: UserInfo, info: RequestInfo, dryRun: boolean, userAgent?: string): RequestContext {
