@@ -1,6 +1,10 @@
 import type { ControllerFactory } from '../controller.context';
 import { DeploymentController } from './apps/deployment.controller';
 import { ReplicaSetController } from './apps/replicaset.controller';
+import { StatefulSetController } from './apps/statefulset.controller';
+import { CronJobController } from './batch/cronjob.controller';
+import { JobController } from './batch/job.controller';
+import { TtlAfterFinishedController } from './batch/ttl-after-finished.controller';
 import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
 import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
@@ -20,6 +24,10 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['replicaset-controller', (ctx) => ReplicaSetController.replicaSets(ctx)],
   ['replicationcontroller-controller', (ctx) => ReplicaSetController.replicationControllers(ctx)],
   ['deployment-controller', (ctx) => new DeploymentController(ctx)],
+  ['statefulset-controller', (ctx) => new StatefulSetController(ctx)],
+  ['job-controller', (ctx) => new JobController(ctx)],
+  ['cronjob-controller', (ctx) => new CronJobController(ctx)],
+  ['ttl-after-finished-controller', (ctx) => new TtlAfterFinishedController(ctx)],
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
 

@@ -1,0 +1,168 @@
+/**
+ * The statefulset, job, cronjob and ttl-after-finished controllers on simulated nodes (KUBE_SIMULATED_NODES=3),
+ * with the oldest and the newest kubectl: a StatefulSet rolls out in order with its claims, rolls an update and
+ * goes back with `rollout undo`; a Job completes (`kubectl wait --for=condition=complete`), an Indexed Job
+ * completes every index, a suspended Job has no pods; a CronJob makes Jobs (`kubectl create job --from` and its
+ * own schedule), and one whose schedule never comes warns InvalidSchedule.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
+import { kubectlSession } from '../support/kubectl.session';
+import { startStack, type StackHarness } from '../support/core-api.harness';
+import { until } from '../support/until';
+
+type Json = Record<string, any>;
+
+const STS = (name: string, image: string, policy = 'OrderedReady'): string =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name },
+    spec: {
+      serviceName: name,
+      replicas: 3,
+      podManagementPolicy: policy,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { terminationGracePeriodSeconds: 0, containers: [{ name: 'web', image }] } },
+      volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } }],
+    },
+  });
+
+const JOB = (name: string, spec: Json): string =>
+  JSON.stringify({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } }, ...spec } });
+
+let stack: StackHarness;
+let cm: ControllerManagerHandle;
+
+beforeAll(async () => {
+  stack = await startStack({ controllerManager: false });
+  cm = await startControllerManager(stack.url, stack.pki, { simulation: { nodes: 3, capacity: { cpu: '4', memory: '8Gi', pods: '110' }, podReadyDelayMs: 300, podCompleteDelayMs: 1000, podDeleteDelayMs: 300, leaseRenewMs: 2000 } });
+}, 120_000);
+
+afterAll(async () => {
+  await cm?.stop();
+  await stack?.stop();
+});
+
+describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s on simulated nodes', (version) => {
+  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+  const ns = `sb-${version.replace('.', '')}`;
+  const json = async (args: string[]): Promise<Json> => JSON.parse(await ok([...args, '-n', ns, '-o', 'json'])) as Json;
+  const apply = (manifest: string): Promise<string> => ok(['apply', '-n', ns, '-f', '-'], manifest);
+
+  beforeAll(async () => {
+    await ok(['create', 'namespace', ns]);
+    expect(await until(async () => (await k(['get', 'sa', 'default', '-n', ns])).code === 0, 30_000)).toBe(true);
+  });
+
+  it('rolls a StatefulSet out in order, with its claims, and `rollout status` completes', async () => {
+    await apply(STS('db', 'nginx:1.25'));
+    expect(await ok(['rollout', 'status', 'sts/db', '-n', ns, '--timeout=120s'])).toMatch(/partitioned roll out complete|roll out complete/);
+    const pods = ((await json(['get', 'pods', '-l', 'app=db'])).items as Json[]).sort((a, b) => a.metadata.name.localeCompare(b.metadata.name));
+    expect(pods.map((p) => p.metadata.name)).toEqual(['db-0', 'db-1', 'db-2']);
+    // OrderedReady: each pod was created after the one before it was Ready.
+    for (let i = 1; i < 3; i++) {
+      const readyBefore = Date.parse(pods[i - 1].status.conditions.find((c: Json) => c.type === 'Ready').lastTransitionTime);
+      expect(Date.parse(pods[i].metadata.creationTimestamp)).toBeGreaterThanOrEqual(readyBefore);
+    }
+    expect(pods[1].metadata.labels).toMatchObject({ 'statefulset.kubernetes.io/pod-name': 'db-1', 'apps.kubernetes.io/pod-index': '1' });
+    expect(pods[1].spec).toMatchObject({ hostname: 'db-1', subdomain: 'db' });
+    expect(pods[1].spec.volumes).toContainEqual({ name: 'data', persistentVolumeClaim: { claimName: 'data-db-1' } });
+    expect((await json(['get', 'pvc'])).items.map((c: Json) => c.metadata.name).sort()).toEqual(['data-db-0', 'data-db-1', 'data-db-2']);
+    const sts = await json(['get', 'sts', 'db']);
+    expect(sts.status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3, currentReplicas: 3, updatedReplicas: 3, observedGeneration: 1 });
+    expect(sts.status.currentRevision).toBe(sts.status.updateRevision);
+    expect(pods[0].metadata.labels['controller-revision-hash']).toBe(sts.status.currentRevision);
+  });
+
+  it('rolls an update from the highest ordinal, keeps ControllerRevisions, and `rollout undo` goes back', async () => {
+    const before = (await json(['get', 'sts', 'db'])).status.currentRevision as string;
+    await ok(['set', 'image', 'sts/db', 'web=nginx:1.26', '-n', ns]);
+    expect(await ok(['rollout', 'status', 'sts/db', '-n', ns, '--timeout=120s'])).toMatch(/roll out complete/);
+    const sts = await json(['get', 'sts', 'db']);
+    expect(sts.status.updateRevision).not.toBe(before);
+    expect(sts.status).toMatchObject({ currentRevision: sts.status.updateRevision, updatedReplicas: 3, readyReplicas: 3, observedGeneration: 2 });
+    const revisions = (await json(['get', 'controllerrevisions'])).items as Json[];
+    expect(revisions.filter((r) => r.metadata.ownerReferences?.[0]?.name === 'db').map((r) => r.revision).sort()).toEqual([1, 2]);
+    expect(await ok(['rollout', 'history', 'sts/db', '-n', ns])).toMatch(/REVISION\s+CHANGE-CAUSE\s*\n1\s+<none>\s*\n2\s+<none>/);
+    expect(await ok(['rollout', 'undo', 'sts/db', '-n', ns])).toContain('rolled back');
+    expect(await ok(['rollout', 'status', 'sts/db', '-n', ns, '--timeout=120s'])).toMatch(/roll out complete/);
+    const back = await json(['get', 'sts', 'db']);
+    expect(back.spec.template.spec.containers[0].image).toBe('nginx:1.25');
+    expect(back.status.currentRevision).toBe(before);
+    for (const p of (await json(['get', 'pods', '-l', 'app=db'])).items as Json[]) expect(p.spec.containers[0].image).toBe('nginx:1.25');
+  });
+
+  it('scales a StatefulSet down from the highest ordinal', async () => {
+    await ok(['scale', 'sts/db', '--replicas=1', '-n', ns]);
+    expect(await until(async () => ((await json(['get', 'pods', '-l', 'app=db'])).items as Json[]).map((p) => p.metadata.name).join() === 'db-0', 60_000)).toBe(true);
+    expect(await until(async () => (await json(['get', 'sts', 'db'])).status.replicas === 1, 30_000)).toBe(true);
+  });
+
+  it('completes a Job and `kubectl wait --for=condition=complete` returns', async () => {
+    await apply(JOB('pi', { completions: 3, parallelism: 2 }));
+    expect(await ok(['wait', '--for=condition=complete', 'job/pi', '-n', ns, '--timeout=120s'])).toContain('condition met');
+    const job = await json(['get', 'job', 'pi']);
+    expect(job.status).toMatchObject({ succeeded: 3, active: 0, failed: 0, ready: 0 });
+    expect(job.status.completionTime).toBeTruthy();
+    expect(job.status.conditions.map((c: Json) => [c.type, c.status, c.reason, c.message])).toEqual([
+      ['SuccessCriteriaMet', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods'],
+      ['Complete', 'True', 'CompletionsReached', 'Reached expected number of succeeded pods'],
+    ]);
+    const pods = (await json(['get', 'pods', '-l', 'job-name=pi'])).items as Json[];
+    expect(pods).toHaveLength(3);
+    // The tracking finalizer is gone once a pod is counted.
+    for (const p of pods) expect(p.metadata.finalizers ?? []).not.toContain('batch.kubernetes.io/job-tracking');
+    expect(await ok(['get', 'job', 'pi', '-n', ns])).toMatch(/pi\s+(Complete\s+)?3\/3/);
+  });
+
+  it('runs every index of an Indexed Job once, with its index and hostname', async () => {
+    await apply(JOB('ix', { completions: 3, parallelism: 3, completionMode: 'Indexed' }));
+    expect(await ok(['wait', '--for=condition=complete', 'job/ix', '-n', ns, '--timeout=120s'])).toContain('condition met');
+    expect((await json(['get', 'job', 'ix'])).status).toMatchObject({ succeeded: 3, completedIndexes: '0-2' });
+    const pods = ((await json(['get', 'pods', '-l', 'job-name=ix'])).items as Json[]).sort((a, b) => a.spec.hostname.localeCompare(b.spec.hostname));
+    expect(pods.map((p) => [p.metadata.annotations['batch.kubernetes.io/job-completion-index'], p.spec.hostname])).toEqual([
+      ['0', 'ix-0'],
+      ['1', 'ix-1'],
+      ['2', 'ix-2'],
+    ]);
+    expect(pods[0].spec.containers[0].env).toContainEqual(expect.objectContaining({ name: 'JOB_COMPLETION_INDEX' }));
+  });
+
+  it('keeps a suspended Job without pods, with the Suspended condition, and runs it when resumed', async () => {
+    await apply(JOB('later', { suspend: true, ttlSecondsAfterFinished: 1 }));
+    expect(await until(async () => (await json(['get', 'job', 'later'])).status?.conditions?.some((c: Json) => c.type === 'Suspended' && c.status === 'True' && c.reason === 'JobSuspended'), 30_000)).toBe(true);
+    expect((await json(['get', 'pods', '-l', 'job-name=later'])).items).toHaveLength(0);
+    await ok(['patch', 'job', 'later', '-n', ns, '-p', '{"spec":{"suspend":false}}']);
+    // Completes, then ttlSecondsAfterFinished deletes it.
+    expect(await until(async () => (await k(['get', 'job', 'later', '-n', ns])).code !== 0, 90_000)).toBe(true);
+  });
+
+  it('fails a Job past its backoff limit when the deadline passes', async () => {
+    await apply(JOB('slow', { activeDeadlineSeconds: 1, template: { metadata: { annotations: { 'pod-complete.stage.kwok.x-k8s.io/delay': '1h' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } }));
+    expect(await ok(['wait', '--for=condition=failed', 'job/slow', '-n', ns, '--timeout=90s'])).toContain('condition met');
+    const job = await json(['get', 'job', 'slow']);
+    expect(job.status.conditions.find((c: Json) => c.type === 'Failed')).toMatchObject({ status: 'True', reason: 'DeadlineExceeded', message: 'Job was active longer than specified deadline' });
+    expect(job.status.conditions.find((c: Json) => c.type === 'FailureTarget')).toMatchObject({ status: 'True', reason: 'DeadlineExceeded' });
+  });
+
+  it('makes Jobs from a CronJob: `create job --from` and its own schedule', async () => {
+    await ok(['create', 'cronjob', 'tick', '--image=busybox:1.36', '--schedule=* * * * *', '-n', ns]);
+    expect(await ok(['create', 'job', 'manual', '--from=cronjob/tick', '-n', ns])).toContain('job.batch/manual created');
+    expect(await ok(['wait', '--for=condition=complete', 'job/manual', '-n', ns, '--timeout=120s'])).toContain('condition met');
+    // The schedule's next minute: a Job named after it, in status.active, then lastScheduleTime.
+    expect(await until(async () => !!(await json(['get', 'cronjob', 'tick'])).status?.lastScheduleTime, 90_000)).toBe(true);
+    const scheduled = ((await json(['get', 'jobs'])).items as Json[]).filter((j) => /^tick-\d+$/.test(j.metadata.name));
+    expect(scheduled.length).toBeGreaterThanOrEqual(1);
+    expect(scheduled[0].metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'tick', controller: true });
+    expect(scheduled[0].metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
+    expect(await until(async () => !!(await json(['get', 'cronjob', 'tick'])).status?.lastSuccessfulTime, 90_000)).toBe(true);
+  });
+
+  it('warns InvalidSchedule for a schedule that never comes', async () => {
+    await ok(['create', 'cronjob', 'never', '--image=busybox:1.36', '--schedule=59 23 31 2 *', '-n', ns]);
+    expect(
+      await until(async () => /Warning\s+InvalidSchedule\s+cronjob\/never\s+invalid schedule: 59 23 31 2 \* : time difference between two schedules is less than 1 second/i.test(await ok(['events', '-n', ns, '--for=cronjob/never']).catch(() => '')), 30_000),
+    ).toBe(true);
+  });
+});
