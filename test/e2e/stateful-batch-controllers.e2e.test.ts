@@ -31,6 +31,17 @@ const STS = (name: string, image: string, policy = 'OrderedReady'): string =>
 const JOB = (name: string, spec: Json): string =>
   JSON.stringify({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } }, ...spec } });
 
+const DS = (name: string, image: string, nodeSelector: Record<string, string>): string =>
+  JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name },
+    spec: {
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { terminationGracePeriodSeconds: 0, nodeSelector, containers: [{ name: 'agent', image }] } },
+    },
+  });
+
 let stack: StackHarness;
 let cm: ControllerManagerHandle;
 
@@ -157,6 +168,46 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     expect(scheduled[0].metadata.ownerReferences[0]).toMatchObject({ kind: 'CronJob', name: 'tick', controller: true });
     expect(scheduled[0].metadata.annotations['batch.kubernetes.io/cronjob-scheduled-timestamp']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:00Z$/);
     expect(await until(async () => !!(await json(['get', 'cronjob', 'tick'])).status?.lastSuccessfulTime, 90_000)).toBe(true);
+  });
+
+  it('runs one DaemonSet pod per eligible node, rolls an update and keeps its history', async () => {
+    await apply(DS('agent', 'nginx:1.25', {}));
+    expect(await ok(['rollout', 'status', 'ds/agent', '-n', ns, '--timeout=120s'])).toContain('daemon set "agent" successfully rolled out');
+    const pods = (await json(['get', 'pods', '-l', 'app=agent'])).items as Json[];
+    expect(pods.map((p) => p.spec.nodeName).sort()).toEqual(['sim-node-0', 'sim-node-1', 'sim-node-2']);
+    expect(pods[0].spec.tolerations).toContainEqual({ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' });
+    expect((await json(['get', 'ds', 'agent'])).status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3, numberReady: 3, numberAvailable: 3, updatedNumberScheduled: 3, numberMisscheduled: 0, observedGeneration: 1 });
+    await ok(['set', 'image', 'ds/agent', 'agent=nginx:1.26', '-n', ns]);
+    expect(await ok(['rollout', 'status', 'ds/agent', '-n', ns, '--timeout=120s'])).toContain('successfully rolled out');
+    expect(await until(async () => ((await json(['get', 'pods', '-l', 'app=agent'])).items as Json[]).every((p) => p.spec.containers[0].image === 'nginx:1.26' && !p.metadata.deletionTimestamp), 60_000)).toBe(true);
+    expect(await ok(['rollout', 'history', 'ds/agent', '-n', ns])).toMatch(/REVISION\s+CHANGE-CAUSE\s*\n1\s+<none>\s*\n2\s+<none>/);
+    // A nodeSelector narrows it to one node.
+    await apply(DS('pinned', 'nginx:1.25', { 'kubernetes.io/hostname': 'sim-node-1' }));
+    expect(await ok(['rollout', 'status', 'ds/pinned', '-n', ns, '--timeout=120s'])).toContain('successfully rolled out');
+    expect(((await json(['get', 'pods', '-l', 'app=pinned'])).items as Json[]).map((p) => p.spec.nodeName)).toEqual(['sim-node-1']);
+    expect((await json(['get', 'ds', 'pinned'])).status).toMatchObject({ desiredNumberScheduled: 1, numberReady: 1 });
+  });
+
+  it('gives a Service EndpointSlices and Endpoints with its ready pods', async () => {
+    await ok(['create', 'deployment', 'api', '--image=nginx', '--replicas=2', '--port=8080', '-n', ns]);
+    await ok(['expose', 'deployment', 'api', '--port=80', '--target-port=8080', '-n', ns]);
+    expect(await ok(['rollout', 'status', 'deploy/api', '-n', ns, '--timeout=120s'])).toContain('successfully rolled out');
+    const slices = async (): Promise<Json[]> => (await json(['get', 'endpointslices', '-l', 'kubernetes.io/service-name=api'])).items as Json[];
+    expect(await until(async () => (await slices()).flatMap((s) => s.endpoints ?? []).filter((e: Json) => e.conditions.ready).length === 2, 30_000)).toBe(true);
+    const [slice] = await slices();
+    expect(slice.metadata.labels).toMatchObject({ 'kubernetes.io/service-name': 'api', 'endpointslice.kubernetes.io/managed-by': 'endpointslice-controller.k8s.io' });
+    expect(slice.metadata.ownerReferences[0]).toMatchObject({ kind: 'Service', name: 'api', controller: true });
+    expect(slice.addressType).toBe('IPv4');
+    expect(slice.ports).toEqual([{ name: '', port: 8080, protocol: 'TCP' }]);
+    const pods = (await json(['get', 'pods', '-l', 'app=api'])).items as Json[];
+    expect(slice.endpoints.map((e: Json) => e.addresses[0]).sort()).toEqual(pods.map((p) => p.status.podIP).sort());
+    expect(slice.endpoints[0]).toMatchObject({ conditions: { ready: true, serving: true, terminating: false }, targetRef: { kind: 'Pod' } });
+    expect(slice.endpoints[0].nodeName).toMatch(/^sim-node-\d$/);
+    expect(await until(async () => ((await json(['get', 'endpoints', 'api'])).subsets?.[0]?.addresses ?? []).length === 2, 30_000)).toBe(true);
+    expect((await json(['get', 'endpoints', 'api'])).subsets[0].ports).toEqual([{ port: 8080, protocol: 'TCP' }]);
+    // Scaled to 0: the slice stays, empty.
+    await ok(['scale', 'deploy/api', '--replicas=0', '-n', ns]);
+    expect(await until(async () => { const s = await slices(); return s.length === 1 && (s[0].endpoints ?? []).length === 0; }, 60_000)).toBe(true);
   });
 
   it('warns InvalidSchedule for a schedule that never comes', async () => {

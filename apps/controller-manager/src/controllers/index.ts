@@ -1,9 +1,12 @@
 import type { ControllerFactory } from '../controller.context';
 import { DeploymentController } from './apps/deployment.controller';
 import { ReplicaSetController } from './apps/replicaset.controller';
+import { DaemonSetController } from './apps/daemonset.controller';
 import { StatefulSetController } from './apps/statefulset.controller';
 import { CronJobController } from './batch/cronjob.controller';
 import { JobController } from './batch/job.controller';
+import { EndpointsController } from './discovery/endpoints.controller';
+import { EndpointSliceController } from './discovery/endpointslice.controller';
 import { TtlAfterFinishedController } from './batch/ttl-after-finished.controller';
 import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
@@ -25,8 +28,11 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['replicationcontroller-controller', (ctx) => ReplicaSetController.replicationControllers(ctx)],
   ['deployment-controller', (ctx) => new DeploymentController(ctx)],
   ['statefulset-controller', (ctx) => new StatefulSetController(ctx)],
+  ['daemonset-controller', (ctx) => new DaemonSetController(ctx)],
   ['job-controller', (ctx) => new JobController(ctx)],
   ['cronjob-controller', (ctx) => new CronJobController(ctx)],
+  ['endpointslice-controller', (ctx) => new EndpointSliceController(ctx)],
+  ['endpoints-controller', (ctx) => new EndpointsController(ctx)],
   ['ttl-after-finished-controller', (ctx) => new TtlAfterFinishedController(ctx)],
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
