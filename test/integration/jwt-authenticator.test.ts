@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { register } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -175,6 +176,8 @@ describe('the configuration file', () => {
     try {
       const token = issuer.token(good({ username: 'reload' }));
       expect(await reloading.authenticate(token)).toMatchObject({ name: 'reload:external-user' });
+      // The file watch's first look (a change before it is seen by the minute re-read).
+      await new Promise((r) => setTimeout(r, 1000));
       writeFileSync(path, config(issuer).replace('":external-user"', '":v2"'));
       expect(await until(async () => (await reloading.authenticate(token)) !== undefined && ((await reloading.authenticate(token)) as { name: string }).name === 'reload:v2', 20_000)).toBe(true);
       writeFileSync(path, config(issuer).replace('audiences: [kube-ts, other]', 'audiences: []'));
@@ -217,6 +220,33 @@ describe('the configuration file', () => {
       expect(await reloading.authenticate(token)).toMatchObject({ name: 'kept:external-user' });
     } finally {
       reloading.stop();
+    }
+  });
+
+  it('reads a file changed while a reload waits for an issuer again once that reload is over, instead of dropping it', async () => {
+    // An issuer that accepts connections and never answers: a reload adding it waits the whole readyTimeoutMs.
+    let dialed = (): void => undefined;
+    const reloadWaiting = new Promise<void>((resolve) => (dialed = resolve));
+    const silent = createNetServer(() => dialed());
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const dir = tempDir('authn-config');
+    const path = join(dir, 'authentication-config.yaml');
+    writeFileSync(path, config(issuer));
+    const reloading = StructuredAuthentication.fromFile(path, { reloadIntervalMs: 100, readyTimeoutMs: 5000, log: (m) => logs.push(m) });
+    try {
+      // The file watch takes its first look a moment after the start; a change before that is seen by the minute re-read.
+      await new Promise((r) => setTimeout(r, 1000));
+      const hanging = `- issuer:\n    url: https://127.0.0.1:${(silent.address() as AddressInfo).port}/silent\n    audiences: [x]\n  claimMappings:\n    username: {claim: sub, prefix: ""}\n`;
+      writeFileSync(path, config(issuer, hanging));
+      // While that reload waits for the silent issuer (it has dialed it), the file changes again.
+      await reloadWaiting;
+      writeFileSync(path, config(issuer).replace('":external-user"', '":after"'));
+      const token = issuer.token(good({ username: 'late' }));
+      // Taken within seconds of the first reload giving up (the next periodic re-read is a minute away).
+      expect(await until(async () => ((await reloading.authenticate(token)) as { name?: string } | undefined)?.name === 'late:after', 12_000)).toBe(true);
+    } finally {
+      reloading.stop();
+      silent.close();
     }
   });
 

@@ -112,12 +112,18 @@ export class StructuredAuthentication {
     const iss = untrustedIssuer(token);
     const authenticator = iss === undefined ? undefined : this.byIssuer.get(iss);
     if (!authenticator) return undefined;
-    const p = this.verify(authenticator, token).finally(() => this.inFlight.delete(token));
+    const p = this.verify(authenticator, token).finally(() => {
+      if (this.inFlight.get(token) === p) this.inFlight.delete(token);
+    });
     this.inFlight.set(token, p);
     return p;
   }
 
+  /** Bumped by every reload that is taken: a verification started before it is not cached after it. */
+  private generation = 0;
+
   private async verify(authenticator: JwtIssuerAuthenticator, token: string): Promise<UserInfo | undefined> {
+    const generation = this.generation;
     const started = process.hrtime.bigint();
     const issuerHash = sha256Label(authenticator.issuerURL);
     const observe = (result: 'success' | 'failure'): void => {
@@ -128,7 +134,7 @@ export class StructuredAuthentication {
       observe('success');
       // kube's union adds system:authenticated to every authenticated user.
       const user: UserInfo = mapped.groups.includes(AUTHENTICATED) ? mapped : { ...mapped, groups: [...mapped.groups, AUTHENTICATED] };
-      this.remember(token, user, exp * 1000);
+      if (generation === this.generation) this.remember(token, user, exp * 1000);
       return user;
     } catch (err) {
       observe('failure');
@@ -185,9 +191,23 @@ export class StructuredAuthentication {
    * JWT authenticators cannot reach their issuer within `readyTimeoutMs` (kube: a minute) fails and is retried.
    */
   reload(): Promise<boolean> {
-    this.reloading ??= this.reloadOnce().finally(() => (this.reloading = undefined));
+    if (this.reloading) {
+      // A change seen while a reload waits for its issuers is read again right after it, never dropped.
+      this.reloadAgain = true;
+      return this.reloading;
+    }
+    this.reloading = (async () => {
+      let taken = false;
+      do {
+        this.reloadAgain = false;
+        taken = (await this.reloadOnce()) || taken;
+      } while (this.reloadAgain);
+      return taken;
+    })().finally(() => (this.reloading = undefined));
     return this.reloading;
   }
+
+  private reloadAgain = false;
 
   private async reloadOnce(): Promise<boolean> {
     if (!this.path) return false;
@@ -215,7 +235,10 @@ export class StructuredAuthentication {
     }
     this.content = content;
     this.apply(next);
+    // Nothing verified under the old configuration is answered from now on (see verify's generation check).
+    this.generation++;
     this.cache.clear();
+    this.inFlight.clear();
     this.record('success');
     authenticationConfigLastConfigInfo.reset();
     authenticationConfigLastConfigInfo.set({ apiserver_id_hash: this.idHash, hash: sha256Label(content) }, 1);
