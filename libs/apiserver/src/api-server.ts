@@ -33,7 +33,7 @@ import { ProfilingHandler } from './debug/profiling.handler';
 import { collectRuntimeMetrics } from './debug/runtime.metrics';
 import { context, trace, type Tracer } from '@opentelemetry/api';
 import type { TracingConfiguration } from './tracing/tracing.config';
-import { startTracing } from './tracing/tracer.provider';
+import { flushTracing, startTracing } from './tracing/tracer.provider';
 
 export interface VersionInfo {
   major: string;
@@ -245,6 +245,8 @@ export class GenericApiServer {
     this.shuttingDown = true;
     this.serviceAccountInformer?.stop();
     if (this.server) await closeGracefully(this.server);
+    // The spans of the last requests, still in the batch, go out before the process exits.
+    await flushTracing();
   }
 
   // ---- request pipeline ----

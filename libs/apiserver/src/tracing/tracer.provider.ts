@@ -32,7 +32,10 @@ export function startTracing(component: string, config: TracingConfiguration, ex
   return installed.tracer;
 }
 
-/** Exports what is buffered (a stopping process; tests). */
-export async function flushTracing(): Promise<void> {
-  await installed?.provider.forceFlush();
+/** Exports what is buffered (a stopping process), waiting at most `timeoutMs` for an unreachable collector. */
+export async function flushTracing(timeoutMs = 2_000): Promise<void> {
+  if (!installed) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([installed.provider.forceFlush().catch(() => undefined), new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+  clearTimeout(timer);
 }
