@@ -208,4 +208,12 @@ describe('the services as processes: JSON logs, one request id, metrics per proc
     }
     expect(pids.size).toBe(SERVICES.length);
   });
+
+  it("hands out the front door's heap snapshot to kubectl get --raw /debug/pprof/heap (a file DevTools' Memory panel opens)", async () => {
+    const snapshot = JSON.parse(await ok(['get', '--raw', '/debug/pprof/heap'])) as { snapshot: { meta: { node_fields: string[] }; node_count: number }; strings: string[] };
+    expect(snapshot.snapshot.meta.node_fields).toContain('name');
+    expect(snapshot.snapshot.node_count).toBeGreaterThan(10_000);
+    // The aggregator's own heap: its classes are in it.
+    expect(snapshot.strings).toContain('FrontDoor');
+  }, 120_000);
 });
