@@ -38,28 +38,42 @@ interface Flavour {
 export const REPLICASETS: ResourcePath = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true };
 export const REPLICATIONCONTROLLERS: ResourcePath = { group: '', version: 'v1', resource: 'replicationcontrollers', namespaced: true };
 
+/** Parsed selectors by cached object: informer objects are immutable, and every pod event would parse them again. */
+const selectors = new WeakMap<object, LabelSelector>();
+
+function cachedSelector(rs: ReplicaSetLike, parse: (rs: ReplicaSetLike) => LabelSelector): LabelSelector {
+  let sel = selectors.get(rs);
+  if (!sel) {
+    sel = parse(rs);
+    selectors.set(rs, sel);
+  }
+  return sel;
+}
+
 const REPLICASET_FLAVOUR: Flavour = {
   name: 'replicaset-controller',
   path: REPLICASETS,
   kind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
-  selector: (rs) => {
-    try {
-      return labelSelectorFromMetav1(rs.spec?.selector as MetaV1LabelSelector | null | undefined);
-    } catch {
-      return LabelSelector.nothing();
-    }
-  },
+  selector: (rs) =>
+    cachedSelector(rs, (x) => {
+      try {
+        return labelSelectorFromMetav1(x.spec?.selector as MetaV1LabelSelector | null | undefined);
+      } catch {
+        return LabelSelector.nothing();
+      }
+    }),
 };
 
 const RC_FLAVOUR: Flavour = {
   name: 'replicationcontroller-controller',
   path: REPLICATIONCONTROLLERS,
   kind: { apiVersion: 'v1', kind: 'ReplicationController' },
-  // An RC's selector is a plain map; an empty one selects nothing (labels.SelectorFromSet of nil... is everything, but validation forbids it).
-  selector: (rc) => {
-    const set = (rc.spec?.selector ?? {}) as Record<string, string>;
-    return Object.keys(set).length ? labelSelectorFromMetav1({ matchLabels: set }) : LabelSelector.nothing();
-  },
+  // An RC's selector is a plain map (validation requires one): an empty map selects nothing here.
+  selector: (rc) =>
+    cachedSelector(rc, (x) => {
+      const set = (x.spec?.selector ?? {}) as Record<string, string>;
+      return Object.keys(set).length ? labelSelectorFromMetav1({ matchLabels: set }) : LabelSelector.nothing();
+    }),
 };
 
 /** podutil.IsPodAvailable: Ready for at least minReadySeconds. */
