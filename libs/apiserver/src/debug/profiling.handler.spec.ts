@@ -2,6 +2,8 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { respondWithError } from '../filters/api-request';
+import { gunzipSync } from 'node:zlib';
+import { pprofProfileType } from './pprof.format';
 import { ProfilingHandler, profilingFromEnv } from './profiling.handler';
 
 interface Answer {
@@ -58,6 +60,31 @@ describe('ProfilingHandler (/debug/pprof)', () => {
     expect(profile.nodes[0].callFrame.functionName).toBe('(root)');
     expect(profile.endTime - profile.startTime).toBeGreaterThanOrEqual(900_000);
     expect(profile.samples.length).toBe(profile.timeDeltas.length);
+  });
+
+  it("returns Go's pprof format with ?format=pprof (gzipped profile.proto: cpu nanoseconds per stack)", async () => {
+    const answer = await get(on, '/debug/pprof/profile?seconds=1&format=pprof');
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-disposition']).toMatch(/\.pb\.gz"$/);
+    const profile = pprofProfileType().toObject(pprofProfileType().decode(gunzipSync(answer.body)), { longs: Number }) as {
+      stringTable: string[];
+      sampleType: Array<{ type: number; unit: number }>;
+      sample: Array<{ locationId: number[]; value: number[] }>;
+      location: Array<{ id: number; line: Array<{ functionId: number }> }>;
+      function: Array<{ id: number; name: number }>;
+      period: number;
+    };
+    const s = (i: number): string => profile.stringTable[i];
+    expect(profile.sampleType.map((t) => `${s(t.type)}/${s(t.unit)}`)).toEqual(['samples/count', 'cpu/nanoseconds']);
+    expect(profile.period).toBe(100_000);
+    expect(profile.sample.length).toBeGreaterThan(0);
+    // Every stack ends at V8's root, and every location names a function.
+    const locations = new Map(profile.location.map((l) => [l.id, l]));
+    const functions = new Map(profile.function.map((f) => [f.id, s(f.name)]));
+    for (const sample of profile.sample) {
+      const root = locations.get(sample.locationId[sample.locationId.length - 1]);
+      expect(functions.get(root?.line[0].functionId ?? 0)).toBe('(root)');
+    }
   });
 
   it('runs one profile at a time: a second one while the first runs gets 429 with Retry-After and a Status', async () => {

@@ -1,6 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Session } from 'node:inspector/promises';
 import { Errors, StatusError } from '@kube/apimachinery';
+import { pprofFromCpuProfile } from './pprof.format';
+
+/** 100 µs: a tenth of V8's default 1 ms, as fine as Go's 100 Hz is coarse; enough for a request's stages. */
+const SAMPLING_INTERVAL_MICROS = 100;
 
 /** Go's net/http/pprof default for /debug/pprof/profile without `seconds`. */
 const DEFAULT_SECONDS = 30;
@@ -29,7 +33,7 @@ Types of profiles available:
 </table>
 <br>
 <p>
-profile: CPU profile (a .cpuprofile, Chrome DevTools' Performance panel or speedscope open it). ?seconds=N, default 30.<br>
+profile: CPU profile (a .cpuprofile, Chrome DevTools' Performance panel or speedscope open it). ?seconds=N, default 30; ?format=pprof: Go's pprof format (go tool pprof).<br>
 heap: V8 heap snapshot (a .heapsnapshot, Chrome DevTools' Memory panel opens it); ?seconds=N: a sampling heap profile over N seconds (a .heapprofile) instead.<br>
 cmdline: the command line of the process, NUL-separated.
 </p>
@@ -60,7 +64,7 @@ export class ProfilingHandler {
       case 'cmdline':
         return text(res, 200, process.argv.join('\x00'), 'text/plain; charset=utf-8');
       case 'profile':
-        return this.cpuProfile(res, this.seconds(query, DEFAULT_SECONDS));
+        return this.cpuProfile(res, this.seconds(query, DEFAULT_SECONDS), query.get('format') === 'pprof');
       case 'heap': {
         const seconds = this.seconds(query, 0);
         return seconds > 0 ? this.samplingHeapProfile(res, seconds) : this.heapSnapshot(res, query.get('gc') === '1');
@@ -93,17 +97,18 @@ export class ProfilingHandler {
     };
   }
 
-  private async cpuProfile(res: ServerResponse, seconds: number): Promise<number> {
+  private async cpuProfile(res: ServerResponse, seconds: number, pprof: boolean): Promise<number> {
     const release = this.acquire('CPU profiling', seconds);
     const session = new Session();
     try {
       session.connect();
       await session.post('Profiler.enable');
-      // 100 µs: a tenth of V8's default 1 ms, as fine as Go's 100 Hz is coarse; enough for a request's stages.
-      await session.post('Profiler.setSamplingInterval', { interval: 100 });
+      await session.post('Profiler.setSamplingInterval', { interval: SAMPLING_INTERVAL_MICROS });
       await session.post('Profiler.start');
       await sleep(seconds, res);
       const { profile } = await session.post('Profiler.stop');
+      // Go's pprof format for `go tool pprof` on request; else the .cpuprofile DevTools opens.
+      if (pprof) return attachment(res, pprofFromCpuProfile(profile, SAMPLING_INTERVAL_MICROS), `profile-${process.pid}.pb.gz`);
       return attachment(res, Buffer.from(JSON.stringify(profile)), `profile-${process.pid}.cpuprofile`);
     } finally {
       session.disconnect();
