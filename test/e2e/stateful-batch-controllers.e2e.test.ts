@@ -55,6 +55,18 @@ afterAll(async () => {
   await stack?.stop();
 });
 
+describe('pod garbage collector', () => {
+  const { ok } = kubectlSession('1.33', () => stack.kubeconfig);
+
+  it('deletes a pod bound to a node that no longer exists, after the quarantine', async () => {
+    await ok(['create', 'namespace', 'podgc']);
+    expect(await until(async () => (await ok(['get', 'sa', '-n', 'podgc', '-o', 'name'])).includes('default'), 30_000)).toBe(true);
+    await ok(['apply', '-n', 'podgc', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'stranded' }, spec: { nodeName: 'gone-node', containers: [{ name: 'c', image: 'busybox:1.36' }] } }));
+    // 20 s check period + 40 s quarantine.
+    expect(await until(async () => !(await ok(['get', 'pods', '-n', 'podgc', '-o', 'name'])).includes('stranded'), 150_000)).toBe(true);
+  }, 180_000);
+});
+
 describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s on simulated nodes', (version) => {
   const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
   const ns = `sb-${version.replace('.', '')}`;
@@ -208,6 +220,29 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     // Scaled to 0: the slice stays, empty.
     await ok(['scale', 'deploy/api', '--replicas=0', '-n', ns]);
     expect(await until(async () => { const s = await slices(); return s.length === 1 && (s[0].endpoints ?? []).length === 0; }, 60_000)).toBe(true);
+  });
+
+  it("keeps a PodDisruptionBudget's status, so eviction is refused or allowed as kube's", async () => {
+    await ok(['create', 'deployment', 'guarded', '--image=nginx', '--replicas=2', '-n', ns]);
+    expect(await ok(['rollout', 'status', 'deploy/guarded', '-n', ns, '--timeout=120s'])).toContain('successfully rolled out');
+    await ok(['create', 'pdb', 'guard', '--selector=app=guarded', '--min-available=2', '-n', ns]);
+    const pdb = async (): Promise<Json> => json(['get', 'pdb', 'guard']);
+    expect(await until(async () => (await pdb()).status?.currentHealthy === 2, 30_000)).toBe(true);
+    expect((await pdb()).status).toMatchObject({ disruptionsAllowed: 0, currentHealthy: 2, desiredHealthy: 2, expectedPods: 2, observedGeneration: 1 });
+    expect((await pdb()).status.conditions).toContainEqual(expect.objectContaining({ type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods' }));
+    const [victim] = (await json(['get', 'pods', '-l', 'app=guarded'])).items as Json[];
+    const evict = (): Promise<{ code: number; stdout: string; stderr: string }> =>
+      k(['create', '--raw', `/api/v1/namespaces/${ns}/pods/${victim.metadata.name}/eviction`, '-f', '-'], JSON.stringify({ apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim.metadata.name, namespace: ns } }));
+    const refused = await evict();
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("(TooManyRequests): Cannot evict pod as it would violate the pod's disruption budget.");
+    // maxUnavailable 1: the expected pods come from the Deployment's scale, one disruption allowed.
+    await ok(['patch', 'pdb', 'guard', '-n', ns, '--type=merge', '-p', '{"spec":{"minAvailable":null,"maxUnavailable":1}}']);
+    expect(await until(async () => (await pdb()).status?.disruptionsAllowed === 1, 30_000)).toBe(true);
+    expect((await pdb()).status).toMatchObject({ desiredHealthy: 1, expectedPods: 2, observedGeneration: 2 });
+    expect((await pdb()).status.conditions).toContainEqual(expect.objectContaining({ type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods' }));
+    const allowed = await evict();
+    expect(allowed.code, allowed.stderr).toBe(0);
   });
 
   it('warns InvalidSchedule for a schedule that never comes', async () => {

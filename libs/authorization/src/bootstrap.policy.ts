@@ -211,6 +211,21 @@ const CONTROLLER_ROLES: readonly ClusterRole[] = [
     eventsRule(),
   ]),
   clusterRole('system:controller:ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], ['batch'], ['jobs']), eventsRule()]),
+  clusterRole('system:controller:disruption-controller', [
+    rule(['get', 'list', 'watch'], [APPS_GROUP, 'extensions'], ['deployments']),
+    rule(['get', 'list', 'watch'], [APPS_GROUP, 'extensions'], ['replicasets']),
+    rule(['get', 'list', 'watch'], [''], ['replicationcontrollers']),
+    rule(['get', 'list', 'watch'], ['policy'], ['poddisruptionbudgets']),
+    rule(['get', 'list', 'watch'], [APPS_GROUP], ['statefulsets']),
+    rule(['update'], ['policy'], ['poddisruptionbudgets/status']),
+    rule(['get'], ['*'], ['*/scale']),
+    eventsRule(),
+  ]),
+  clusterRole('system:controller:pod-garbage-collector', [
+    rule(['list', 'watch', 'delete'], [''], ['pods']),
+    rule(['get', 'list'], [''], ['nodes']),
+    rule(['patch'], [''], ['pods/status']),
+  ]),
   clusterRole('system:controller:endpoint-controller', [
     rule(['get', 'list', 'watch'], [''], ['services', 'pods']),
     rule(['get', 'list', 'create', 'update', 'delete'], [''], ['endpoints']),

@@ -1,17 +1,19 @@
 import type { ControllerFactory } from '../controller.context';
+import { DaemonSetController } from './apps/daemonset.controller';
 import { DeploymentController } from './apps/deployment.controller';
 import { ReplicaSetController } from './apps/replicaset.controller';
-import { DaemonSetController } from './apps/daemonset.controller';
 import { StatefulSetController } from './apps/statefulset.controller';
 import { CronJobController } from './batch/cronjob.controller';
 import { JobController } from './batch/job.controller';
-import { EndpointsController } from './discovery/endpoints.controller';
-import { EndpointSliceController } from './discovery/endpointslice.controller';
 import { TtlAfterFinishedController } from './batch/ttl-after-finished.controller';
 import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
+import { PodGcController } from './core/podgc.controller';
+import { EndpointsController } from './discovery/endpoints.controller';
+import { EndpointSliceController } from './discovery/endpointslice.controller';
 import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
 import { NamespaceController } from './namespace.controller';
+import { DisruptionController } from './policy/disruption.controller';
 import { ResourceQuotaController } from './resourcequota.controller';
 import { rootCaPublisher } from './root-ca-publisher.controller';
 import { serviceAccountsController } from './serviceaccounts.controller';
@@ -33,6 +35,8 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['cronjob-controller', (ctx) => new CronJobController(ctx)],
   ['endpointslice-controller', (ctx) => new EndpointSliceController(ctx)],
   ['endpoints-controller', (ctx) => new EndpointsController(ctx)],
+  ['disruption-controller', (ctx) => new DisruptionController(ctx)],
+  ['pod-garbage-collector-controller', (ctx) => new PodGcController(ctx)],
   ['ttl-after-finished-controller', (ctx) => new TtlAfterFinishedController(ctx)],
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
