@@ -335,7 +335,7 @@ export class JobController implements ManagedController {
       if (job.spec?.backoffLimitPerIndex !== undefined) annotations[JOB_INDEX_FAILURE_COUNT] = String(indexFailures);
       spec.hostname = `${name}-${index}`;
       // addCompletionIndexEnvVariables: JOB_COMPLETION_INDEX from the annotation.
-      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.labels['${JOB_COMPLETION_INDEX}']` } } };
+      const env = { name: 'JOB_COMPLETION_INDEX', valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX}']` } } };
       for (const c of [...(spec.initContainers ?? []), ...(spec.containers ?? [])]) c.env = [...(c.env ?? []), env];
     }
     const body = {
