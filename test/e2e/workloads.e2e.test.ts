@@ -78,7 +78,7 @@ describe.each(['1.27', '1.33'])('kubectl %s: apps/v1 and batch/v1', (version) =>
 
   beforeAll(async () => {
     stack = await startStack({ controllerManager: false });
-    const workloadControllers = new Set(['deployment-controller', 'replicaset-controller', 'replicationcontroller-controller']);
+    const workloadControllers = new Set(['deployment-controller', 'replicaset-controller', 'replicationcontroller-controller', 'statefulset-controller', 'daemonset-controller', 'job-controller', 'cronjob-controller', 'ttl-after-finished-controller']);
     cm = await startControllerManager(stack.url, stack.pki, { controllers: [...CONTROLLERS.keys()].filter((c) => !workloadControllers.has(c)) });
   });
 
