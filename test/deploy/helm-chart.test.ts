@@ -537,7 +537,7 @@ describe('helm lint and helm template', () => {
 
   describe('encryption at rest', () => {
     type Obj = { kind: string; metadata: { name: string; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string> };
-    type Pod = { containers: Array<{ name: string; env?: Array<{ name: string; value?: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>; volumes?: Array<{ name: string; secret?: { secretName: string; items?: Array<{ key: string; path: string }> } }> };
+    type Pod = { containers: Array<{ name: string; command?: string[]; env?: Array<{ name: string; value?: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> }>; volumes?: Array<{ name: string; emptyDir?: unknown; secret?: { secretName: string; items?: Array<{ key: string; path: string }> } }> };
     const SECRET = 'kts-kube-ts-encryption-config';
     const render = (...args: string[]): Obj[] => {
       const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
@@ -625,12 +625,12 @@ describe('helm lint and helm template', () => {
       const line = Buffer.from(keys?.data?.['kms-keys'] ?? '', 'base64').toString();
       expect(line).toMatch(/^key-1 \S+\n$/);
       expect(Buffer.from(line.split(' ')[1], 'base64')).toHaveLength(32);
-      const pod = pods(docs).find(([name]) => name === 'kts-kube-ts-core-api')?.[1] as Pod & { containers: Array<{ name: string; command?: string[] }>; volumes: Array<{ name: string; emptyDir?: unknown }> };
+      const pod = pods(docs).find(([name]) => name === 'kts-kube-ts-core-api')?.[1] as Pod;
       const sidecar = pod.containers.find((c) => c.name === 'kms-plugin');
       expect(sidecar?.command).toEqual(['node', 'dist/scripts/kms-plugin.js', '--socket', '/var/run/kms/kms.sock', '--key-file', '/etc/kube-ts/kms-keys/kms-keys']);
       expect(sidecar?.volumeMounts?.map((m) => [m.name, m.mountPath])).toEqual([['kms-socket', '/var/run/kms'], ['kms-keys', '/etc/kube-ts/kms-keys']]);
       expect(pod.containers.find((c) => c.name === 'core-api')?.volumeMounts?.map((m) => m.name)).toContain('kms-socket');
-      expect(pod.volumes.find((v) => v.name === 'kms-socket')?.emptyDir).toBeDefined();
+      expect(pod.volumes?.find((v) => v.name === 'kms-socket')?.emptyDir).toBeDefined();
       // Only the sidecar holds the plugin's keys.
       for (const [name, p] of pods(docs)) for (const c of p.containers) if (c.name !== 'kms-plugin') expect(c.volumeMounts?.map((m) => m.name) ?? [], `${name}/${c.name}`).not.toContain('kms-keys');
       const own = render('--set', 'encryption.kmsPlugin.enabled=true', '--set', 'encryption.kmsPlugin.existingSecret=my-kms-keys');
