@@ -28,7 +28,7 @@ function graceful(plural: string): RestHandler {
 }
 
 const ctx: RequestContext = { user: { name: 'u', groups: [] }, namespace: 'ns', dryRun: false, warnings: [] };
-const create = (h: RestHandler, name: string, spec: Record<string, unknown>): Promise<KubeObject> =>
+const create = (h: RestHandler, name: string, spec: { grace?: number; now?: boolean }): Promise<KubeObject> =>
   h.create(ctx, 'ns', { apiVersion: 'graceful.example.com/v1', kind: 'Sleeper', metadata: { name }, spec }, { dryRun: false, fieldValidation: 'Ignore' });
 
 describe("RestHandler.delete with a graceful strategy (kube's rest.BeforeDelete)", () => {
