@@ -161,7 +161,7 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     expect(await until(async () => (await k(['get', 'job', 'later', '-n', ns])).code !== 0, 90_000)).toBe(true);
   });
 
-  it('fails a Job past its backoff limit when the deadline passes', async () => {
+  it('fails a Job whose activeDeadlineSeconds passes, FailureTarget first', async () => {
     await apply(JOB('slow', { activeDeadlineSeconds: 1, template: { metadata: { annotations: { 'pod-complete.stage.kwok.x-k8s.io/delay': '1h' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } }));
     expect(await ok(['wait', '--for=condition=failed', 'job/slow', '-n', ns, '--timeout=90s'])).toContain('condition met');
     const job = await json(['get', 'job', 'slow']);
