@@ -245,6 +245,25 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     expect(allowed.code, allowed.stderr).toBe(0);
   });
 
+  it('keeps a HorizontalPodAutoscaler able to scale but inactive while no metrics API is registered', async () => {
+    await ok(['create', 'deployment', 'scaled', '--image=nginx', '--replicas=1', '-n', ns]);
+    await ok(['autoscale', 'deployment', 'scaled', '--min=1', '--max=3', '--cpu-percent=50', '-n', ns]);
+    const hpa = async (): Promise<Json> => json(['get', 'hpa.v2.autoscaling', 'scaled']);
+    expect(await until(async () => ((await hpa()).status?.conditions ?? []).length >= 2 && (await hpa()).status.currentReplicas === 1, 60_000)).toBe(true);
+    const { status } = await hpa();
+    expect(status).toMatchObject({ currentReplicas: 1, desiredReplicas: 1 });
+    expect(status.conditions).toContainEqual(expect.objectContaining({ type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale', message: "the HPA controller was able to get the target's current scale" }));
+    expect(status.conditions).toContainEqual(
+      expect.objectContaining({
+        type: 'ScalingActive',
+        status: 'False',
+        reason: 'FailedGetResourceMetric',
+        message: 'the HPA was unable to compute the replica count: failed to get cpu resource metric value: failed to get cpu utilization: unable to get metrics for resource cpu: unable to fetch metrics from resource metrics API: the server could not find the requested resource (get pods.metrics.k8s.io)',
+      }),
+    );
+    expect(await ok(['get', 'hpa', 'scaled', '-n', ns])).toMatch(/scaled\s+Deployment\/scaled\s+cpu: <unknown>\/50%\s+1\s+3\s+1/);
+  });
+
   it('warns InvalidSchedule for a schedule that never comes', async () => {
     await ok(['create', 'cronjob', 'never', '--image=busybox:1.36', '--schedule=59 23 31 2 *', '-n', ns]);
     expect(

@@ -221,6 +221,16 @@ const CONTROLLER_ROLES: readonly ClusterRole[] = [
     rule(['get'], ['*'], ['*/scale']),
     eventsRule(),
   ]),
+  clusterRole('system:controller:horizontal-pod-autoscaler', [
+    rule(['get', 'list', 'watch'], ['autoscaling'], ['horizontalpodautoscalers']),
+    rule(['update'], ['autoscaling'], ['horizontalpodautoscalers/status']),
+    rule(['get', 'update'], ['*'], ['*/scale']),
+    rule(['list'], [''], ['pods']),
+    rule(['list'], ['metrics.k8s.io'], ['pods']),
+    rule(['get', 'list'], ['custom.metrics.k8s.io'], ['*']),
+    rule(['get', 'list'], ['external.metrics.k8s.io'], ['*']),
+    eventsRule(),
+  ]),
   clusterRole('system:controller:pod-garbage-collector', [
     rule(['list', 'watch', 'delete'], [''], ['pods']),
     rule(['get', 'list'], [''], ['nodes']),

@@ -3,6 +3,7 @@ import { DaemonSetController } from './apps/daemonset.controller';
 import { DeploymentController } from './apps/deployment.controller';
 import { ReplicaSetController } from './apps/replicaset.controller';
 import { StatefulSetController } from './apps/statefulset.controller';
+import { HorizontalPodAutoscalerController } from './autoscaling/horizontal-pod-autoscaler.controller';
 import { CronJobController } from './batch/cronjob.controller';
 import { JobController } from './batch/job.controller';
 import { TtlAfterFinishedController } from './batch/ttl-after-finished.controller';
@@ -37,6 +38,7 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['endpoints-controller', (ctx) => new EndpointsController(ctx)],
   ['disruption-controller', (ctx) => new DisruptionController(ctx)],
   ['pod-garbage-collector-controller', (ctx) => new PodGcController(ctx)],
+  ['horizontal-pod-autoscaler-controller', (ctx) => new HorizontalPodAutoscalerController(ctx)],
   ['ttl-after-finished-controller', (ctx) => new TtlAfterFinishedController(ctx)],
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
