@@ -222,6 +222,23 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     expect(await until(async () => { const s = await slices(); return s.length === 1 && (s[0].endpoints ?? []).length === 0; }, 60_000)).toBe(true);
   });
 
+  it('mirrors the hand-written Endpoints of a Service without a selector into EndpointSlices', async () => {
+    await apply(JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'external' }, spec: { ports: [{ name: 'http', port: 80 }] } }));
+    await apply(JSON.stringify({ apiVersion: 'v1', kind: 'Endpoints', metadata: { name: 'external', labels: { team: 'a' } }, subsets: [{ addresses: [{ ip: '192.0.2.10' }], notReadyAddresses: [{ ip: '192.0.2.11' }], ports: [{ name: 'http', port: 8080 }] }] }));
+    const mirrored = async (): Promise<Json[]> => (await json(['get', 'endpointslices', '-l', 'endpointslice.kubernetes.io/managed-by=endpointslicemirroring-controller.k8s.io'])).items as Json[];
+    expect(await until(async () => (await mirrored()).length === 1, 30_000)).toBe(true);
+    const [slice] = await mirrored();
+    expect(slice.metadata.labels).toMatchObject({ team: 'a', 'kubernetes.io/service-name': 'external' });
+    expect(slice.addressType).toBe('IPv4');
+    expect(slice.ports).toEqual([{ name: 'http', port: 8080, protocol: 'TCP' }]);
+    expect(slice.endpoints).toEqual([
+      { addresses: ['192.0.2.10'], conditions: { ready: true } },
+      { addresses: ['192.0.2.11'], conditions: { ready: false } },
+    ]);
+    // The apiserver's own Endpoints say skip-mirror: the kubernetes Service gets no mirrored slice.
+    expect(((await json(['get', 'endpointslices', '-A'])).items as Json[]).filter((x) => x.metadata.labels?.['endpointslice.kubernetes.io/managed-by'] === 'endpointslicemirroring-controller.k8s.io' && x.metadata.namespace === 'default')).toEqual([]);
+  });
+
   it("keeps a PodDisruptionBudget's status, so eviction is refused or allowed as kube's", async () => {
     await ok(['create', 'deployment', 'guarded', '--image=nginx', '--replicas=2', '-n', ns]);
     expect(await ok(['rollout', 'status', 'deploy/guarded', '-n', ns, '--timeout=120s'])).toContain('successfully rolled out');

@@ -211,6 +211,13 @@ const CONTROLLER_ROLES: readonly ClusterRole[] = [
     eventsRule(),
   ]),
   clusterRole('system:controller:ttl-after-finished-controller', [rule(['get', 'list', 'watch', 'delete'], ['batch'], ['jobs']), eventsRule()]),
+  clusterRole('system:controller:endpointslicemirroring-controller', [
+    rule(['get', 'list', 'watch'], [''], ['services', 'endpoints']),
+    rule(['update'], [''], ['services/finalizers']),
+    rule(['update'], [''], ['endpoints/finalizers']),
+    rule(['get', 'list', 'create', 'update', 'delete'], ['discovery.k8s.io'], ['endpointslices']),
+    eventsRule(),
+  ]),
   clusterRole('system:controller:disruption-controller', [
     rule(['get', 'list', 'watch'], [APPS_GROUP, 'extensions'], ['deployments']),
     rule(['get', 'list', 'watch'], [APPS_GROUP, 'extensions'], ['replicasets']),

@@ -11,6 +11,7 @@ import { CertificateSigningController } from './certificate-signing.controller';
 import { ClusterRoleAggregationController } from './clusterrole-aggregation.controller';
 import { PodGcController } from './core/podgc.controller';
 import { EndpointsController } from './discovery/endpoints.controller';
+import { EndpointSliceMirroringController } from './discovery/endpointslice-mirroring.controller';
 import { EndpointSliceController } from './discovery/endpointslice.controller';
 import { GarbageCollector } from './garbage-collector/garbage-collector.controller';
 import { NamespaceController } from './namespace.controller';
@@ -36,6 +37,7 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['cronjob-controller', (ctx) => new CronJobController(ctx)],
   ['endpointslice-controller', (ctx) => new EndpointSliceController(ctx)],
   ['endpoints-controller', (ctx) => new EndpointsController(ctx)],
+  ['endpointslice-mirroring-controller', (ctx) => new EndpointSliceMirroringController(ctx)],
   ['disruption-controller', (ctx) => new DisruptionController(ctx)],
   ['pod-garbage-collector-controller', (ctx) => new PodGcController(ctx)],
   ['horizontal-pod-autoscaler-controller', (ctx) => new HorizontalPodAutoscalerController(ctx)],
