@@ -56,3 +56,4 @@ export { serveApfDump } from './debug/apf.dump';
 export * from './authentication/index';
 export { parseTracingConfiguration, tracingFromEnv, DEFAULT_TRACING_ENDPOINT, type TracingConfiguration } from './tracing/tracing.config';
 export { startTracing, flushTracing } from './tracing/tracer.provider';
+export { startOtlpReceiver, decodeExportTraceServiceRequest, type OtlpReceiver, type OtlpReceiverOptions, type ReceivedSpan } from './tracing/otlp.receiver';
