@@ -295,6 +295,7 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     ...auditWebhookEnv(service),
     ...authorizationConfigEnv(service),
     ...authenticationConfigEnv(service),
+    ...tracingEnv(pki),
   };
 }
 
@@ -407,7 +408,27 @@ function controllerManagerEnv(ports: Ports, pki: PkiPaths): Record<string, strin
     // Its own serving certificate rather than the front door's (least privilege).
     KUBE_TLS_CERT_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).cert,
     KUBE_TLS_PRIVATE_KEY_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).key,
+    ...tracingEnv(pki),
   };
+}
+
+/**
+ * KUBE_TRACING=true: every service samples every request and exports its spans to `npm run traces` on
+ * 127.0.0.1:4317 (docs/operations.md, Tracing), through a TracingConfiguration written beside the PKI. A
+ * KUBE_TRACING_CONFIG_FILE of the caller's wins (every child inherits it).
+ */
+function tracingEnv(pki: PkiPaths): Record<string, string> {
+  if (process.env.KUBE_TRACING !== 'true' || process.env.KUBE_TRACING_CONFIG_FILE !== undefined) return {};
+  return { KUBE_TRACING_CONFIG_FILE: join(pki.dir, TRACING_CONFIG_FILE) };
+}
+
+const TRACING_CONFIG_FILE = 'tracing-config.yaml';
+
+/** The TracingConfiguration KUBE_TRACING=true hands out, written on every start; undefined when tracing is not asked for. */
+export async function ensureTracingConfig(pki: PkiPaths): Promise<string | undefined> {
+  const path = tracingEnv(pki).KUBE_TRACING_CONFIG_FILE;
+  if (path) await writeFile(path, 'apiVersion: apiserver.config.k8s.io/v1\nkind: TracingConfiguration\nendpoint: 127.0.0.1:4317\nsamplingRatePerMillion: 1000000\n', { mode: 0o600 });
+  return path;
 }
 
 /**
@@ -758,6 +779,8 @@ async function main(): Promise<void> {
   const encryption = await ensureEncryptionConfig(pki);
   if (encryption) log(`Secrets are encrypted at rest ${KMS_PLUGIN ? 'through the KMS v2 plugin,' : 'with the key'} in ${displayPath(encryption)} (KUBE_ENCRYPTION_PROVIDER_CONFIG= npm start switches this off)`);
   await writeNatsConfig(ports, pki);
+  const tracing = await ensureTracingConfig(pki);
+  if (tracing) log(`every service exports its spans to 127.0.0.1:4317 (${displayPath(tracing)}): see them with npm run traces`);
 
   const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...(KMS_PLUGIN ? [kmsPluginSpec(pki)] : []), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
   await assertPortsFree(specs);
