@@ -161,6 +161,13 @@ describe.each(['1.27', '1.33'])('stateful and batch controllers with kubectl %s 
     expect(await until(async () => (await k(['get', 'job', 'later', '-n', ns])).code !== 0, 90_000)).toBe(true);
   });
 
+  it("releases a deleted Job's pods from the tracking finalizer, so they and the Job's namespace can go", async () => {
+    await apply(JOB('dropped', { parallelism: 2, completions: 2, template: { metadata: { annotations: { 'pod-complete.stage.kwok.x-k8s.io/delay': '1h' } }, spec: { terminationGracePeriodSeconds: 0, restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } }));
+    expect(await until(async () => ((await json(['get', 'pods', '-l', 'job-name=dropped'])).items as Json[]).filter((p) => p.status.phase === 'Running').length === 2, 60_000)).toBe(true);
+    await ok(['delete', 'job', 'dropped', '-n', ns, '--cascade=background', '--wait=false']);
+    expect(await until(async () => ((await json(['get', 'pods', '-l', 'job-name=dropped'])).items as Json[]).length === 0, 60_000)).toBe(true);
+  });
+
   it('fails a Job whose activeDeadlineSeconds passes, FailureTarget first', async () => {
     await apply(JOB('slow', { activeDeadlineSeconds: 1, template: { metadata: { annotations: { 'pod-complete.stage.kwok.x-k8s.io/delay': '1h' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'busybox:1.36' }] } } }));
     expect(await ok(['wait', '--for=condition=failed', 'job/slow', '-n', ns, '--timeout=90s'])).toContain('condition met');

@@ -101,12 +101,21 @@ export class JobController implements ManagedController {
     } });
     const podEvent = (pod: KubeObject, created: boolean): void => {
       const ref = controllerRefOf(pod);
-      if (ref?.kind !== 'Job') return;
+      if (ref?.kind !== 'Job') {
+        if (hasTracking(pod as Pod)) this.releaseOrphan(pod as Pod);
+        return;
+      }
       const key = `${pod.metadata.namespace as string}/${ref.name}`;
       if (created) this.expectations.creationObserved(key);
+      const job = this.jobs.lister.get(key);
+      if (hasTracking(pod as Pod) && job?.metadata.uid !== ref.uid) this.releaseOrphan(pod as Pod);
       this.controller.enqueue(key);
     };
     this.pods.addEventHandler({ add: (p) => podEvent(p, true), update: (_o, n) => podEvent(n, false), delete: (p) => podEvent(p, false) });
+    // A deleted Job's pods keep its tracking finalizer: release them, or they (and their namespace) never go.
+    this.jobs.addEventHandler({ delete: (j) => {
+      for (const p of this.pods.lister.byIndex(NAMESPACE_INDEX, j.metadata.namespace as string) as Pod[]) if (controllerRefOf(p)?.uid === j.metadata.uid && hasTracking(p)) this.releaseOrphan(p);
+    } });
   }
 
   start(): Promise<void> {
@@ -373,6 +382,19 @@ export class JobController implements ManagedController {
         }
       }),
     );
+  }
+
+  /** cleanupOrphanPods: a pod whose Job is gone (checked against the server) loses the tracking finalizer. */
+  private releaseOrphan(pod: Pod): void {
+    const ref = controllerRefOf(pod);
+    const check = ref?.kind === 'Job'
+      ? this.ctx.client.get(resourcePath(JOBS, pod.metadata.namespace, ref.name)).then((j) => j.metadata.uid !== ref.uid, (err: unknown) => isStatusError(err) && err.code === 404)
+      : Promise.resolve(true);
+    check
+      .then((orphan) => (orphan ? this.releasePod(pod) : undefined))
+      // A stale resourceVersion: once more on a fresh read.
+      .catch(() => this.ctx.client.get<Pod>(resourcePath(PODS, pod.metadata.namespace, pod.metadata.name)).then((fresh) => this.releasePod(fresh)))
+      .catch(() => undefined);
   }
 
   /** Drops the job-tracking finalizer (a merge patch with the pod's resourceVersion: a concurrent change retries). */
