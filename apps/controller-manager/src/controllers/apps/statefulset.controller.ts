@@ -126,7 +126,7 @@ export class StatefulSetController implements ManagedController {
     const fresh = (this.pods.lister.byIndex(NAMESPACE_INDEX, ns) as Pod[]).filter((p) => controllerRefOf(p)?.uid === set.metadata.uid && ordinalOf(setName, p) >= 0);
     const status = this.computeStatus(set, fresh, current, update);
     await this.writeStatus(set, status);
-    const live = new Set<string>([current.metadata.name as string, update.metadata.name as string, ...fresh.map((p) => revisionOfPod(p) ?? '')].map((h) => (h.startsWith(`${setName}-`) ? h : h)));
+    const live = new Set<string>([current.metadata.name as string, update.metadata.name as string, ...fresh.map((p) => revisionOfPod(p) ?? '')]);
     await truncateHistory(this.ctx.client, set, all, live);
     if (requeueMs !== undefined) return { requeueAfterMs: requeueMs };
   }
