@@ -58,7 +58,9 @@ describe.each(['1.27', '1.33'])('workload controllers with kubectl %s on simulat
   });
 
   it('has three Ready simulated nodes with leases', async () => {
-    expect(await ok(['get', 'nodes'])).toMatch(/sim-node-0\s+Ready\s+.*\nsim-node-1\s+Ready\s+.*\nsim-node-2\s+Ready/);
+    // The nodes register once the simulation wins its lease: on a loaded machine that can come after the first test starts.
+    const nodesReady = /sim-node-0\s+Ready\s+.*\nsim-node-1\s+Ready\s+.*\nsim-node-2\s+Ready/;
+    expect(await until(async () => nodesReady.test((await k(['get', 'nodes'])).stdout), 60_000)).toBe(true);
     const node = JSON.parse(await ok(['get', 'node', 'sim-node-1', '-o', 'json'])) as Json;
     expect(node.status.allocatable).toMatchObject({ cpu: '4', memory: '8Gi', pods: '110' });
     expect(node.status.conditions.find((c: Json) => c.type === 'Ready')).toMatchObject({ status: 'True', reason: 'KubeletReady' });
