@@ -226,8 +226,9 @@ export class StackChurn {
       // Proxied by the aggregator to the stub once the APIService is available.
       await waitFor(`${group}/v1 to be proxied`, async () => (await this.client.get(`/apis/${group}/v1`)).kind === 'APIResourceList');
       await this.client.request('DELETE', `${APISERVICES}/${apiService.metadata.name}`);
-      await this.client.request('DELETE', `${core}/services/${serviceName}`);
+      // Endpoints before their Service: once the Service is gone the endpoints controller deletes them itself, as kube's.
       await this.client.request('DELETE', `${core}/endpoints/${serviceName}`);
+      await this.client.request('DELETE', `${core}/services/${serviceName}`);
       await waitFor(`${group}/v1 to be gone`, async () => this.client.get(`/apis/${group}/v1`).then(() => false, (err: unknown) => statusCode(err) === 404));
     } finally {
       stub.close();

@@ -381,6 +381,8 @@ describe('what earlier fuzzing runs found (each answered 500 once)', () => {
   });
 
   it('a patch whose result has metadata of the wrong JSON type is kube\'s 422 on the patch (jsonPatcher)', async () => {
+    // The random requests above may have deleted it.
+    await stack.request('POST', '/api/v1/namespaces/fuzz/configmaps', { body: JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { a: '1' } }) });
     const r = await stack.request('PATCH', '/api/v1/namespaces/fuzz/configmaps/cm', { body: JSON.stringify({ metadata: { labels: { a: { b: 1 } } } }), headers: { 'Content-Type': 'application/merge-patch+json' } });
     expect(r.status, r.body).toBe(422);
     const status = r.json<{ message: string; details: { causes: Array<{ field: string; message: string }> } }>();
