@@ -3,7 +3,7 @@ import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type Resou
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import type { Pod } from '../../simulation/pod.lifecycle';
 import { PODS } from '../apps/pod.control';
-import { podReady, resolvePorts, selectedPods, SERVICES, type Service } from './service-endpoints';
+import { podReady, resolvePorts, selectedPods, SERVICES, servicesSelecting, type Service } from './service-endpoints';
 
 const ENDPOINTS: ResourcePath = { group: '', version: 'v1', resource: 'endpoints', namespaced: true };
 /** kube's maxCapacity: an Endpoints object keeps at most this many addresses, and says it truncated. */
@@ -45,12 +45,7 @@ export class EndpointsController implements ManagedController {
     this.controller = new Controller({ name: this.name, reconcile: (key) => this.sync(key), workers: 5, waitFor: [this.services, this.pods] });
     const enqueue = (obj: KubeObject): void => this.controller.enqueue(metaNamespaceKey(obj));
     this.services.addEventHandler({ add: enqueue, update: (_o, n) => enqueue(n), delete: enqueue });
-    const podChanged = (pod: KubeObject): void => {
-      for (const svc of this.services.lister.byIndex(NAMESPACE_INDEX, pod.metadata.namespace as string) as Service[]) {
-        const sel = svc.spec?.selector;
-        if (sel && Object.keys(sel).length && Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v)) enqueue(svc);
-      }
-    };
+    const podChanged = (pod: KubeObject): void => servicesSelecting(this.services, pod).forEach(enqueue);
     this.pods.addEventHandler({ add: podChanged, update: (o, n) => {
       podChanged(n);
       podChanged(o);

@@ -5,7 +5,7 @@ import { NODES, type Node } from '../../simulation/node.simulator';
 import type { Pod } from '../../simulation/pod.lifecycle';
 import { controllerRefOf, newControllerRef } from '../apps/controller-ref.manager';
 import { PODS } from '../apps/pod.control';
-import { podReady, resolvePorts, selectedPods, SERVICES, type ResolvedPort, type Service } from './service-endpoints';
+import { podReady, resolvePorts, selectedPods, SERVICES, servicesSelecting, type ResolvedPort, type Service } from './service-endpoints';
 
 export const ENDPOINT_SLICES: ResourcePath = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', namespaced: true };
 export const SERVICE_NAME_LABEL = 'kubernetes.io/service-name';
@@ -53,12 +53,7 @@ export class EndpointSliceController implements ManagedController {
     this.controller = new Controller({ name: this.name, reconcile: (key) => this.sync(key), workers: 5, waitFor: [this.services, this.pods, this.nodes, this.slices] });
     const enqueue = (obj: KubeObject): void => this.controller.enqueue(metaNamespaceKey(obj));
     this.services.addEventHandler({ add: enqueue, update: (_o, n) => enqueue(n), delete: enqueue });
-    const podChanged = (pod: KubeObject): void => {
-      for (const svc of this.services.lister.byIndex(NAMESPACE_INDEX, pod.metadata.namespace as string) as Service[]) {
-        const sel = svc.spec?.selector;
-        if (sel && Object.keys(sel).length && Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v)) enqueue(svc);
-      }
-    };
+    const podChanged = (pod: KubeObject): void => servicesSelecting(this.services, pod).forEach(enqueue);
     this.pods.addEventHandler({ add: podChanged, update: (o, n) => {
       podChanged(n);
       if (stableStringify(o.metadata.labels ?? {}) !== stableStringify(n.metadata.labels ?? {})) podChanged(o);

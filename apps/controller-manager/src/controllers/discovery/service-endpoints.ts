@@ -1,6 +1,6 @@
 /** What the endpointslice and endpoints controllers both read from a Service and its pods (kube's endpointutil). */
 import { labelSelectorFromMetav1, type KubeObject } from '@kube/apimachinery';
-import type { ResourcePath } from '@kube/client';
+import { NAMESPACE_INDEX, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import { isPodReady, type Pod } from '../../simulation/pod.lifecycle';
 
 export const SERVICES: ResourcePath = { group: '', version: 'v1', resource: 'services', namespaced: true };
@@ -56,4 +56,12 @@ export function resolvePorts(svc: Service, pod: Pod): ResolvedPort[] {
 /** ShouldPodBeInEndpoints' readiness: ready, or the Service publishes not-ready addresses. */
 export function podReady(svc: Service, pod: Pod): boolean {
   return !!svc.spec?.publishNotReadyAddresses || (isPodReady(pod) && !pod.metadata.deletionTimestamp);
+}
+
+/** The Services of the pod's namespace whose (non-empty) selector the pod's labels match: whom a pod change concerns. */
+export function servicesSelecting(services: SharedIndexInformer, pod: KubeObject): Service[] {
+  return (services.lister.byIndex(NAMESPACE_INDEX, pod.metadata.namespace as string) as Service[]).filter((svc) => {
+    const sel = svc.spec?.selector;
+    return !!sel && Object.keys(sel).length > 0 && Object.entries(sel).every(([k, v]) => pod.metadata.labels?.[k] === v);
+  });
 }
