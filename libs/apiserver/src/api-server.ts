@@ -561,8 +561,9 @@ export class GenericApiServer {
     try {
       channel = await h.store.watch(ns, { resourceVersion: opts.resourceVersion, sendInitialEvents: opts.sendInitialEvents, predicate: filter.empty ? undefined : (o) => filter.matches(o) });
     } catch (err) {
-      // Like kube's watch cache: a too-old resourceVersion is an ERROR event on a 200 stream, not an HTTP error.
-      if (!(isStatusError(err) && err.code === 410)) throw err;
+      // Like kube's watch cache (newErrWatcher): a too-old resourceVersion, or a too-large one the cache did not reach
+      // in time for sendInitialEvents, is an ERROR event on a 200 stream, not an HTTP error.
+      if (!(isStatusError(err) && (err.code === 410 || err.code === 504))) throw err;
       res.writeHead(200, { 'Content-Type': protobuf ? KUBE_PROTOBUF_WATCH_MEDIA_TYPE : 'application/json' });
       res.end(protobuf ? eventFrame('ERROR', err.status as unknown as JsonObject) : `${JSON.stringify({ type: 'ERROR', object: err.status })}\n`);
       return 200;

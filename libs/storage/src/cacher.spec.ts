@@ -152,9 +152,29 @@ describe('Cacher (the watch cache as a decorator)', () => {
     expect(gone).toMatchObject({ code: 410, reason: 'Expired' });
   });
 
+  it('starts a watch from a resourceVersion it has not reached at once, delivering only what comes after it', async () => {
+    // A client that watched on a replica ahead of this one resumes here (kube's Cacher.Watch does not wait either).
+    const now = await client.currentRevision();
+    const ch = await cacher.watch('ahead', { resourceVersion: String(now + 2) });
+    expect(ch.revision).toBe(now + 2);
+    for (const name of ['seen-1', 'seen-2', 'next']) await cacher.create(gadget(name, 'ahead'));
+    const [ev] = await take(ch, 1);
+    expect({ type: ev.type, name: ev.object.metadata.name, rv: ev.object.metadata.resourceVersion }).toEqual({ type: 'ADDED', name: 'next', rv: String(now + 3) });
+    ch.close();
+    // sendInitialEvents needs the state at that revision: kube waits 3 s for it, then 504.
+    const initial = await statusOf(cacher.watch('ahead', { resourceVersion: String(now + 1000), sendInitialEvents: true }));
+    expect(initial).toMatchObject({ code: 504, details: { causes: [{ reason: 'ResourceVersionTooLarge' }], retryAfterSeconds: 1 } });
+  });
+
   it('answers 504 for a resourceVersion it does not reach, and reads etcd when it cannot prove itself fresh', async () => {
     const future = String((await client.currentRevision()) + 1000);
-    expect((await statusOf(cacher.get('ns1', 'a', { resourceVersion: future }))).message).toMatch(/^Timeout: Too large resource version: /);
+    // kube's NewTooLargeResourceVersionError from the watch cache: the cause client-go looks for, a retry after 1 s.
+    expect(await statusOf(cacher.get('ns1', 'a', { resourceVersion: future }))).toMatchObject({
+      code: 504,
+      reason: 'Timeout',
+      message: expect.stringMatching(new RegExp(`^Timeout: Too large resource version: ${future}, current: \\d+$`)),
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    });
     // Without its registry watch the cache falls behind: a consistent read goes to etcd and still sees the write.
     await registry.stop();
     await new EtcdStorage(gr, resourcePrefix('example.com/gadgets'), client, new LeaseManager(client)).create(gadget('late', 'ns1'));

@@ -17,7 +17,10 @@ import type {
 import { TooOldResourceVersionError, type WatchCache } from './watch.cache';
 import type { WatchChannel } from './watch.channel';
 
+/** kube's blockTimeout: how long a read waits for the cache to reach its resourceVersion. */
 const READ_FRESHNESS_TIMEOUT_MS = 3000;
+/** kube's resourceVersionTooHighRetrySeconds. */
+const TOO_LARGE_RETRY_AFTER_SECONDS = 1;
 
 /**
  * kube's Cacher: the watch cache as a decorator over another StorageInterface (the etcd one). Writes go to the
@@ -99,11 +102,16 @@ export class Cacher implements StorageInterface {
     const rv = parseResourceVersion(opts.resourceVersion);
     // A stopped cache (see stop) answers with a watch that has ended: its client re-watches whatever serves the resource now.
     if (this.cache.isStopped) return this.cache.watch('', undefined, undefined);
-    if (rv === 0) await this.cache.start();
-    // A confined cache that cannot prove it holds what was asked for: etcd's own watch starts there.
-    else if (!(await this.fresh(rv)) && !this.cache.provesFreshness) return this.storage.watch(namespace, opts);
     // sendInitialEvents=false without a resourceVersion watches from now (kube's WatchList semantics).
     const initial = opts.sendInitialEvents ?? (rv === undefined || rv === 0);
+    if (rv === 0) await this.cache.start();
+    else if (rv !== undefined && !initial && this.cache.provesFreshness) {
+      // kube's Cacher.Watch: a resourceVersion the cache has not reached yet (a client that moved from a replica
+      // ahead of this one) is not waited for: the watch starts at once and delivers only what comes after it.
+      await this.cache.start();
+    }
+    // A confined cache that cannot prove it holds what was asked for: etcd's own watch starts there.
+    else if (!(await this.fresh(rv)) && !this.cache.provesFreshness) return this.storage.watch(namespace, opts);
     try {
       return this.cache.watch(collectionKey(this.cache.prefix, namespace), initial ? undefined : rv || this.cache.revision, opts.predicate);
     } catch (err) {
@@ -132,7 +140,7 @@ export class Cacher implements StorageInterface {
     if (rv === undefined) return this.cache.waitUntilFresh(READ_FRESHNESS_TIMEOUT_MS);
     if (await this.cache.waitForRevision(rv, READ_FRESHNESS_TIMEOUT_MS)) return true;
     if (!this.cache.provesFreshness || this.cache.isStopped) return false;
-    throw tooLargeResourceVersion(rv, this.cache.revision);
+    throw tooLargeResourceVersion(rv, this.cache.revision, TOO_LARGE_RETRY_AFTER_SECONDS);
   }
 }
 

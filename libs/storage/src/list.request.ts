@@ -31,7 +31,16 @@ export function parseListOptions(opts: ListOptions): ListRequest {
   return { resourceVersion: rv, match };
 }
 
-/** 504 for a read at a revision the storage has not reached (kube's TooLargeResourceVersionError). */
-export function tooLargeResourceVersion(requested: number, current: number): StatusError {
-  return Errors.timeout(`Too large resource version: ${requested}, current: ${current}`);
+/**
+ * 504 for a read at a revision the storage has not reached (kube's NewTooLargeResourceVersionError): the cause
+ * ResourceVersionTooLarge is what client-go's reflector recognises (it then relists without a resourceVersion);
+ * the watch cache asks for a retry after 1 s (kube's resourceVersionTooHighRetrySeconds), etcd's store for none.
+ */
+export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 0): StatusError {
+  const err = Errors.timeout(`Too large resource version: ${requested}, current: ${current}`);
+  const details = err.status.details ?? {};
+  details.causes = [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }];
+  if (retryAfterSeconds) details.retryAfterSeconds = retryAfterSeconds;
+  err.status.details = details;
+  return err;
 }

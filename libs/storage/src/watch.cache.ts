@@ -14,6 +14,8 @@ interface CacheWatcher {
   keyPrefix: string;
   predicate?: SelectionPredicate;
   channel: WatchChannel<StorageEvent>;
+  /** Events up to this revision are skipped (a watch from a revision the cache had not reached); 0 otherwise. */
+  after: number;
 }
 
 export class TooOldResourceVersionError extends Error {
@@ -154,7 +156,11 @@ export class WatchCache implements RegistrySubscriber {
    * A number: changes after that revision (replayed from history; TooOldResourceVersionError if evicted).
    */
   watch(keyPrefix: string, fromRevision: number | undefined, predicate: SelectionPredicate | undefined): WatchChannel<StorageEvent> {
-    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, this.position);
+    // A revision past the cache's (kube's cacheWatcher with a future resourceVersion): events up to it are not
+    // delivered, and no bookmark claims less than it, so a client resuming here from a replica ahead of this one
+    // sees each later event once.
+    const after = fromRevision !== undefined && fromRevision > this.current ? fromRevision : 0;
+    const channel = new WatchChannel<StorageEvent>(this.watcherCapacity, after ? () => Math.max(after, this.current) : this.position);
     if (this.stopped) {
       // Nothing feeds a stopped cache any more: a watch opened on it (set up while its CRD went away) ends at once, as
       // the ones open when it stopped did, instead of waiting in silence for events that never come.
@@ -174,7 +180,7 @@ export class WatchCache implements RegistrySubscriber {
         if (out) channel.push(out);
       }
     }
-    const watcher: CacheWatcher = { keyPrefix, predicate, channel };
+    const watcher: CacheWatcher = { keyPrefix, predicate, channel, after };
     this.watchers.add(watcher);
     channel.onClose(() => this.watchers.delete(watcher));
     return channel;
@@ -286,7 +292,7 @@ export class WatchCache implements RegistrySubscriber {
       watchCacheEvents.inc({ resource: this.resource });
       this.record(ev);
       for (const w of this.watchers) {
-        if (!ev.key.startsWith(w.keyPrefix)) continue;
+        if (!ev.key.startsWith(w.keyPrefix) || ev.revision <= w.after) continue;
         const out = w.predicate ? filterEvent(ev, w.predicate) : ev;
         if (out) w.channel.push(out);
       }
