@@ -104,10 +104,14 @@ export interface FanOutResult {
 }
 
 /**
- * `count` watchers of one namespace's configmaps on `port`, in processes of 2,500; delivery of `writes` writes,
- * and the CPU the server (`serverPid`) and the watchers spent per write.
+ * `count` watchers of one namespace's configmaps on `port` (several ports: the watchers' processes take them in
+ * turn, the writes go to the first), in processes of 2,500; delivery of `writes` writes, and the CPU the server
+ * (`serverPid`, or a function summing several servers' CPU in ms) and the watchers spent per write.
  */
-export async function fanOut(root: string, port: number, tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number, serverPid?: number): Promise<FanOutResult> {
+export async function fanOut(root: string, ports: number | readonly number[], tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number, serverPid?: number | (() => number)): Promise<FanOutResult> {
+  const portList = typeof ports === 'number' ? [ports] : ports;
+  const port = portList[0];
+  const serverCpu = (): number => (typeof serverPid === 'function' ? serverPid() : cpuMs(serverPid));
   const admin = agentFor(tls, 2);
   const ns = `scale-watch-${label}`;
   await call(admin, port, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: ns } }) });
@@ -120,8 +124,10 @@ export async function fanOut(root: string, port: number, tls: TlsClient, pki: Pk
   let reports = 0;
   let failed: string | undefined;
   let clientCpu: number[] = [];
-  for (let left = watchers; left > 0; left -= WATCHERS_PER_PROCESS) {
-    const options: WatchClientsOptions = { port, path: `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`, count: Math.min(WATCHERS_PER_PROCESS, left), ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
+  // At least one process per port, so every port gets its share of the watchers.
+  const perProcess = Math.min(WATCHERS_PER_PROCESS, Math.ceil(watchers / portList.length));
+  for (let left = watchers; left > 0; left -= perProcess) {
+    const options: WatchClientsOptions = { port: portList[processes.length % portList.length], path: `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`, count: Math.min(perProcess, left), ca: pki.caCert, cert: pki.adminCert, key: pki.adminKey };
     const child = fork(join(root, 'dist/bench/watch.clients.js'), [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
     child.on('message', (m: WatchClientsMessage) => {
       if ('ready' in m) ready += m.ready;
@@ -146,7 +152,7 @@ export async function fanOut(root: string, port: number, tls: TlsClient, pki: Pk
       await until(async () => clientCpu.length === processes.length, 60_000, 5);
       return clientCpu.reduce((a, b) => a + b, 0);
     };
-    const server0 = cpuMs(serverPid);
+    const server0 = serverCpu();
     const clients0 = await cpuOfClients();
     const started = new Map<string, number>();
     for (let w = 0; w < writes; w++) {
@@ -156,7 +162,7 @@ export async function fanOut(root: string, port: number, tls: TlsClient, pki: Pk
       await until(async () => complete.get(name) === processes.length, 60_000, 5);
       await sleep(200);
     }
-    const serverCpuMs = (cpuMs(serverPid) - server0) / writes;
+    const serverCpuMs = (serverCpu() - server0) / writes;
     const clientCpuMs = ((await cpuOfClients()) - clients0) / writes;
     processes.forEach((p) => p.send('report'));
     await until(async () => reports === processes.length, 60_000, 20);

@@ -1,0 +1,216 @@
+/**
+ * `scale-replicas`: what a second replica of core-api and of the aggregator buys, on a stack of its own
+ * (bench/scale.stack.ts: every replica announces itself over NATS, each aggregator spreads requests over every
+ * announced core-api). GET and CREATE of configmaps and a watch fan-out, driven at every front door in turn, with
+ * 1 and then 2 replicas of each: req/s, and the CPU per request of every server process summed (core-api and
+ * aggregator replicas; etcd's apart). On one machine replicas share its cores with each other and with the load
+ * generator, so throughput shows the machine's limit more than the replicas'; the CPU per request shows what
+ * replication itself costs: the target is 2 replicas within 10% of 1 (no hidden coordination cost).
+ * Then the same with the servers pinned (taskset) away from the load generator, etcd, NATS and the watchers: each
+ * server its own core where the machine has enough, else the servers together on the cores left.
+ */
+import { cpus } from 'node:os';
+import type { PkiPaths } from '@kube/pki';
+import { agentFor, call, cpuMs, runLoad, type LoadResult, type TlsClient } from './load.generator';
+import { figure } from './report';
+import { fanOut, type FanOutResult } from './scale.bench';
+import { pin, ScaleStack } from './scale.stack';
+
+export interface ScaleReplicasOptions {
+  root: string;
+  seconds: number;
+  /** Seconds of load before a measured run (JIT, connections): longer for newly started processes. */
+  settle: number;
+  quick: boolean;
+}
+
+const WATCHERS = Number(process.env.BENCH_SCALE_REPLICA_WATCHERS ?? 1000);
+const NS = 'scale-replicas';
+
+interface Throughput extends LoadResult {
+  /** CPU of every API server process summed, per request (µs). */
+  cpuUs: number;
+  etcdCpuUs: number;
+}
+
+interface Measured {
+  get: Throughput;
+  create: Throughput;
+  watch: FanOutResult;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Requests a server has counted so far (apiserver_request_total summed). */
+async function requestsCounted(port: number, tls: TlsClient): Promise<number> {
+  const agent = agentFor(tls, 1);
+  try {
+    const text = (await call(agent, port, { method: 'GET', path: '/metrics', headers: { Accept: 'text/plain' } })).body;
+    let sum = 0;
+    for (const m of text.matchAll(/^apiserver_request_total\{[^}]*\} (\S+)$/gm)) sum += Number(m[1]);
+    return sum;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Waits until every aggregator spreads GETs over every core-api (their announcements arrived). */
+async function awaitSpread(stack: ScaleStack): Promise<boolean> {
+  const agent = agentFor(stack.tls, 8);
+  const apis = stack.of('core-api');
+  try {
+    const deadline = Date.now() + 120_000;
+    for (const agg of stack.of('aggregator')) {
+      for (;;) {
+        if (Date.now() > deadline) return false;
+        const before = await Promise.all(apis.map((a) => requestsCounted(a.port, stack.tls)));
+        await Promise.all(Array.from({ length: 40 }, () => call(agent, agg.port, { method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps/bench` })));
+        const after = await Promise.all(apis.map((a) => requestsCounted(a.port, stack.tls)));
+        // Each of 40 GETs lands on one core-api; a share of at least 5 each means round robin reached them all.
+        if (after.every((n, i) => n - before[i] >= 5)) break;
+        await sleep(500);
+      }
+    }
+    return true;
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** GET, CREATE and watch fan-out through every aggregator of the stack, as it is now. */
+async function measure(stack: ScaleStack, o: ScaleReplicasOptions, label: string): Promise<Measured> {
+  const ports = stack.of('aggregator').map((s) => s.port);
+  const agent = agentFor(stack.tls, 64);
+  const get = async (i: number): Promise<boolean> => (await call(agent, ports[i % ports.length], { method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps/bench` })).status === 200;
+  const create =
+    (prefix: string) =>
+    async (i: number): Promise<boolean> =>
+      (await call(agent, ports[i % ports.length], { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: `${prefix}-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) })).status === 201;
+  const measured = async (concurrency: number, next: (i: number) => Promise<boolean>): Promise<Throughput> => {
+    const servers0 = stack.serversCpuMs();
+    const etcd0 = cpuMs(stack.etcdPid);
+    const r = await runLoad(concurrency, o.seconds, next);
+    const per = (ms: number): number => (ms * 1000) / Math.max(1, r.requests);
+    return { ...r, cpuUs: per(stack.serversCpuMs() - servers0), etcdCpuUs: per(cpuMs(stack.etcdPid) - etcd0) };
+  };
+  try {
+    await runLoad(32, o.settle, get);
+    const g = await measured(32, get);
+    await runLoad(64, o.settle, create(`${label}-warm`));
+    const c = await measured(64, create(label));
+    const w = await fanOut(o.root, ports, stack.tls, stack.pki as PkiPaths, label, WATCHERS, o.quick ? 3 : 5, () => stack.serversCpuMs());
+    return { get: g, create: c, watch: w };
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * Servers on their own cores, the rest (this process, hence the watchers it forks, etcd, NATS) on CPU 0. Returns
+ * how, for the figures, or undefined on a single core or where taskset is refused.
+ */
+function pinAway(stack: ScaleStack): string | undefined {
+  const n = cpus().length;
+  if (n < 2) return undefined;
+  const rest = [process.pid, stack.etcdPid, stack.natsPid].every((pid) => pin(pid, '0'));
+  const servers = stack.servers.filter((s) => s.part !== 'controller-manager');
+  const own = servers.length <= n - 1;
+  const placed = servers.every((s, i) => pin(s.pid, own ? String(1 + i) : `1-${n - 1}`));
+  if (!rest || !placed) return undefined;
+  return own ? `each server on a core of its own (${servers.length} of CPUs 1-${n - 1}); load generator, watchers, etcd and NATS on CPU 0` : `the ${servers.length} servers sharing CPU${n > 2 ? `s 1-${n - 1}` : ' 1'}; load generator, watchers, etcd and NATS on CPU 0`;
+}
+
+function unpin(stack: ScaleStack): void {
+  const all = `0-${cpus().length - 1}`;
+  for (const pid of [process.pid, stack.etcdPid, stack.natsPid, ...stack.servers.map((s) => s.pid)]) pin(pid, all);
+}
+
+const us = (x: number): string => `${x.toFixed(0)} µs`;
+
+function printOne(label: string, m: Measured): void {
+  const t = (name: string, r: Throughput): string => {
+    const errored = r.errors ? `${r.errors} of ${r.requests} requests errored` : undefined;
+    return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req, etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
+  };
+  console.log(t('GET', m.get));
+  console.log(t('CREATE', m.create));
+  const w = m.watch;
+  const wErr = w.error ?? (w.delivered < w.expected ? `${w.delivered} of ${w.expected} events delivered` : undefined);
+  console.log(figure(`SCALE WATCH ${WATCHERS.toLocaleString('en-US')}, ${label}`, w.serverCpuMs, 'ms/write', w.error ?? `delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms; servers' CPU ${w.serverCpuMs.toFixed(0)} ms per write to all (${((w.serverCpuMs * 1000) / WATCHERS).toFixed(0)} µs per event delivered)`, 'report', wErr));
+}
+
+/** 2 replicas against 1: CPU per request (the target) and throughput. */
+function compare(label: string, one: Measured, two: Measured): void {
+  const pair = (name: string, a: Throughput, b: Throughput): void => {
+    const cpu = (b.cpuUs / a.cpuUs) * 100;
+    const errored = a.errors + b.errors ? `${a.errors + b.errors} requests errored` : undefined;
+    console.log(
+      figure(
+        `SCALE ${name} CPU/req, 2 replicas vs 1${label}`,
+        cpu,
+        '%',
+        `${us(b.cpuUs)} vs ${us(a.cpuUs)} per request → ${cpu.toFixed(0)}% (scaling efficiency ${((a.cpuUs / b.cpuUs) * 100).toFixed(0)}%); throughput ${b.rps.toFixed(0)} vs ${a.rps.toFixed(0)} req/s = ×${(b.rps / a.rps).toFixed(2)}`,
+        '≤ 110% of 1 replica',
+        errored,
+      ),
+    );
+  };
+  pair('GET', one.get, two.get);
+  pair('CREATE', one.create, two.create);
+  const w1 = one.watch;
+  const w2 = two.watch;
+  const cpu = (w2.serverCpuMs / w1.serverCpuMs) * 100;
+  console.log(
+    figure(
+      `SCALE WATCH CPU/write, 2 replicas vs 1${label}`,
+      cpu,
+      '%',
+      w1.error || w2.error ? (w1.error ?? w2.error ?? '') : `${w2.serverCpuMs.toFixed(0)} vs ${w1.serverCpuMs.toFixed(0)} ms per write to ${WATCHERS.toLocaleString('en-US')} watchers → ${cpu.toFixed(0)}%; delivery p99 ${w2.p99.toFixed(1)} vs ${w1.p99.toFixed(1)} ms`,
+      '≤ 110% of 1 replica',
+      w1.error ?? w2.error,
+    ),
+  );
+}
+
+export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void> {
+  const stack = await ScaleStack.start(o.root, 'replicas');
+  try {
+    await stack.add('core-api');
+    await stack.add('aggregator');
+    const agent = agentFor(stack.tls, 1);
+    const front = stack.of('aggregator')[0].port;
+    await call(agent, front, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: NS } }) });
+    const made = await call(agent, front, { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: 'bench' }, data: { key: 'value', other: 'x'.repeat(200) } }) });
+    agent.destroy();
+    if (made.status !== 201) throw new Error(`scale-replicas: the configmap: ${made.status} ${made.body}`);
+    console.log(`SCALE replicas: ${cpus().length} cores; GET 32 and CREATE 64 in flight, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run; every request through the aggregators, spread over them`);
+
+    // The first run pays for the new processes' JIT: it settles twice as long, as the second replicas do.
+    const one = await measure(stack, { ...o, settle: o.settle * 2 }, 'one');
+    printOne('1 replica', one);
+    const pinnedHow = pinAway(stack);
+    const onePinned = pinnedHow ? await measure(stack, o, 'one-pinned') : undefined;
+    unpin(stack);
+    if (onePinned) printOne('1 replica, pinned', onePinned);
+
+    await stack.add('core-api');
+    await stack.add('aggregator');
+    if (!(await awaitSpread(stack))) throw new Error('scale-replicas: the aggregators never spread requests over both core-api replicas');
+    // The new replicas settle as long as the first ones did.
+    const two = await measure(stack, { ...o, settle: o.settle * 2 }, 'two');
+    printOne('2 replicas', two);
+    const twoHow = pinAway(stack);
+    const twoPinned = twoHow ? await measure(stack, o, 'two-pinned') : undefined;
+    unpin(stack);
+    if (twoPinned) printOne('2 replicas, pinned', twoPinned);
+
+    compare('', one, two);
+    if (onePinned && twoPinned) {
+      console.log(`  pinned: 1 replica: ${pinnedHow}; 2 replicas: ${twoHow}`);
+      compare(', pinned', onePinned, twoPinned);
+    } else console.log('  pinned runs skipped: one core, or taskset refused');
+  } finally {
+    unpin(stack);
+    await stack.stop();
+  }
+}
