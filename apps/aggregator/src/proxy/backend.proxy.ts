@@ -4,6 +4,7 @@ import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { Errors, StatusError } from '@kube/apimachinery';
 import type { UpgradeConnection, UserInfo } from '@kube/apiserver';
 import type { BackendConnection, BackendPool, Exchange } from './backend.pool';
+import { failoverInstance } from './backend.instances';
 import type { BackendAgents, BackendTarget } from './backend.target';
 import { ResponseParser, type ResponseHandler, type ResponseHead } from './http1.response';
 
@@ -113,11 +114,12 @@ class ProxyExchange extends SettlesOnce implements Exchange {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
-    private readonly pool: BackendPool,
+    private pool: BackendPool,
     private readonly head: string,
     private readonly framing: BodyFraming,
     resolve: (status: number) => void,
     reject: (err: unknown) => void,
+    private readonly failover?: { service: BackendTarget; target: BackendTarget; agents: BackendAgents },
   ) {
     super(resolve, reject);
   }
@@ -125,12 +127,25 @@ class ProxyExchange extends SettlesOnce implements Exchange {
   start(fresh: boolean): void {
     try {
       this.pool.acquire(fresh, (err, conn) => {
-        if (err) this.onError(err, false);
+        if (err) this.onConnectError(err);
         else this.send(conn);
       });
     } catch (err) {
       this.onError(err as Error, false);
     }
+  }
+
+  /**
+   * No connection, so nothing was sent: another instance of a replicated service may take the request, whatever its
+   * verb (its head keeps the first instance's Host: the servers behind the front door do not route on it).
+   */
+  private onConnectError(err: Error): void {
+    const f = this.failover;
+    const next = f && !this.settled ? failoverInstance(f.service, f.target) : undefined;
+    if (!f || !next) return this.onError(err, false);
+    f.target = next;
+    this.pool = f.agents.poolFor(next);
+    this.start(true);
   }
 
   private send(conn: BackendConnection): void {
@@ -259,10 +274,11 @@ class ProxyExchange extends SettlesOnce implements Exchange {
  * backend redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure rejects with a 503 Status
  * error for the caller to write.
  */
-export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents): Promise<number> {
+export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents, service?: BackendTarget): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     const framing = bodyFraming(req);
-    const exchange = new ProxyExchange(req, res, agents.poolFor(target), requestHead(req, backendHeaders(req, user, target), framing), framing, resolve, reject);
+    const failover = service ? { service, target, agents } : undefined;
+    const exchange = new ProxyExchange(req, res, agents.poolFor(target), requestHead(req, backendHeaders(req, user, target), framing), framing, resolve, reject, failover);
     res.on('close', () => exchange.onClientClose());
     exchange.start(false);
   });

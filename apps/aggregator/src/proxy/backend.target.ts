@@ -15,6 +15,8 @@ export interface BackendTarget {
   serverName?: string;
   /** Every live instance of the service (NATS announcements): requests are spread over them. */
   instances?: BackendTarget[];
+  /** An instance that refused a connection: skipped until then (ms since the epoch). */
+  downUntil?: number;
 }
 
 /** The aggregator's client certificate for the backends' front-proxy (requestheader) authentication. */

@@ -1,6 +1,8 @@
+import { isDown } from '../proxy/backend.instances';
 import type { BackendTarget } from '../proxy/backend.target';
 
-export type Route = { kind: 'local' } | { kind: 'proxy'; target: BackendTarget } | { kind: 'unavailable'; message: string };
+/** A proxied route's `service`: the target with every instance, for a request to fail over to another one. */
+export type Route = { kind: 'local' } | { kind: 'proxy'; target: BackendTarget; service?: BackendTarget } | { kind: 'unavailable'; message: string };
 
 /**
  * group/version → where requests go, consulted once per request (a map lookup). Local backends (core-api,
@@ -69,16 +71,22 @@ export class RoutingTable {
     if (remote) return remote;
     const backend = this.backendOf.get(key);
     const target = backend ? this.targets.get(backend) : undefined;
-    return target ? { kind: 'proxy', target: this.pick(target) } : undefined;
+    if (!target) return undefined;
+    return target.instances && target.instances.length > 1 ? { kind: 'proxy', target: this.pick(target.instances), service: target } : { kind: 'proxy', target };
   }
 
   private next = 0;
 
-  /** Round robin over a service's live instances (each request, watches included, may land on another one). */
-  private pick(target: BackendTarget): BackendTarget {
-    const all = target.instances;
-    if (!all || all.length < 2) return target;
-    this.next = (this.next + 1) % all.length;
+  /**
+   * Round robin over a service's live instances (each request, watches included, may land on another one),
+   * past those marked down (all down: the next one anyway, it may be back).
+   */
+  private pick(all: readonly BackendTarget[]): BackendTarget {
+    const now = Date.now();
+    for (let i = 0; i < all.length; i++) {
+      this.next = (this.next + 1) % all.length;
+      if (!isDown(all[this.next], now)) break;
+    }
     return all[this.next];
   }
 
