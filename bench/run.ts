@@ -32,6 +32,8 @@ import { benchWorkloads } from './workloads.bench';
 import { figure, line, writeReport } from './report';
 import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
 import { benchScaleReplicas } from './scale.replicas';
+import { benchScaleCrs } from './scale.crs';
+import { benchScaleNamespaces } from './scale.namespaces';
 import { coreApiEnv, memoryProbe, startApp, waitReady } from './servers';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
@@ -42,7 +44,7 @@ type Pki = Awaited<ReturnType<typeof ensurePki>>;
 const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'encryption', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 /** Minutes each: only with `--scale` or by name (bench/scale.bench.ts). */
-const SCALE_FIGURES = ['scale-replicas', 'scale-watchers', 'scale-configmaps', 'scale-crds', 'scale-apiservices'] as const;
+const SCALE_FIGURES = ['scale-replicas', 'scale-watchers', 'scale-configmaps', 'scale-crs', 'scale-namespaces', 'scale-crds', 'scale-apiservices'] as const;
 /** Only by name: Deployments on simulated nodes (bench/workloads.bench.ts). */
 const OPT_IN_FIGURES = ['workloads'] as const;
 const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES, ...OPT_IN_FIGURES] as const;
@@ -353,6 +355,8 @@ async function main(): Promise<void> {
     if (wanted('scale-configmaps')) await benchScaleConfigmaps({ root: ROOT, pki, tls, seconds: SECONDS });
     // Each on a stack of its own (bench/scale.stack.ts).
     if (wanted('scale-replicas')) await benchScaleReplicas({ root: ROOT, seconds: SECONDS, settle: SETTLE, quick: QUICK });
+    if (wanted('scale-crs')) await benchScaleCrs({ root: ROOT, quick: QUICK });
+    if (wanted('scale-namespaces')) await benchScaleNamespaces({ root: ROOT, quick: QUICK });
   } finally {
     for (const c of children) c.kill('SIGTERM');
     await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
