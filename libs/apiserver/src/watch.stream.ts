@@ -1,7 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { encodeWatchEventFrame, Errors, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, toStatus, type JsonObject, type KubeObject, type WatchEventType } from '@kube/apimachinery';
 import type { StorageEvent, WatchChannel } from '@kube/storage';
 import { watchersGauge, watchEventsTotal } from './apiserver.metrics';
+import { chunkData, chunkedSocket, frameChunk } from './chunked.socket';
 import { cachedJson } from './response.writer';
 
 export interface WatchStreamOptions {
@@ -25,20 +27,22 @@ const BOOKMARK_INTERVAL_MS = 60_000;
  * Resolves true once the response can take more (its buffer drained), false when it closed or the channel
  * closed meanwhile. Waiting here lets the bounded channel fill up behind a slow client, so the channel's
  * overflow (kube's "too slow" watcher termination) is what ends it, not unbounded buffering in the response.
+ * `socket`: the events go to it directly (chunkedSocket), so its own buffer is the one that must drain.
  */
-function drained(res: ServerResponse, channel: WatchChannel<StorageEvent>): Promise<boolean> {
-  if (!res.writableNeedDrain) return Promise.resolve(true);
+function drained(res: ServerResponse, socket: Socket | undefined, channel: WatchChannel<StorageEvent>): Promise<boolean> {
+  const sink = socket ?? res;
+  if (!sink.writableNeedDrain) return Promise.resolve(true);
   return new Promise((resolve) => {
     let cancelChannel: () => void = () => undefined;
     const done = (ok: boolean): void => {
-      res.off('drain', onDrain);
+      sink.off('drain', onDrain);
       res.off('close', onGone);
       cancelChannel();
       resolve(ok);
     };
     const onDrain = (): void => done(true);
     const onGone = (): void => done(false);
-    res.on('drain', onDrain);
+    sink.on('drain', onDrain);
     res.on('close', onGone);
     cancelChannel = channel.onClose(onGone);
   });
@@ -55,13 +59,20 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   // kube names the stream only for protobuf: a JSON watch is application/json.
   res.writeHead(200, { 'Content-Type': opts.protobuf ? KUBE_PROTOBUF_WATCH_MEDIA_TYPE : 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
   res.flushHeaders();
+  // Each event is framed as a chunk once for every watcher (framedEvent); over HTTP/1.1 it goes straight to the socket.
+  const socket = chunkedSocket(res);
   watchersGauge.inc(opts.labels);
   const sent = sentCounter(opts.labels);
   let first = true;
   let lastRV = String(channel.revision);
   const write = (type: WatchEventType, object: unknown): void => {
-    if (opts.protobuf) res.write(eventFrame(type, object as JsonObject));
-    else res.write(typeof object === 'object' && object !== null ? eventLine(type, object) : `{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    const framed =
+      typeof object === 'object' && object !== null
+        ? framedEvent(type, object, opts.protobuf === true)
+        : frameChunk(opts.protobuf ? eventFrame(type, object as JsonObject) : `{"type":"${type}","object":${JSON.stringify(object)}}\n`);
+    if (!socket) res.write(chunkData(framed));
+    // Once the response ended, its socket may carry the connection's next response.
+    else if (!res.writableEnded && !socket.destroyed) socket.write(framed);
     sent.n++;
     scheduleCountFlush();
   };
@@ -90,10 +101,10 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
       write(ev.type, opts.encode(object, first));
       first = false;
       // Only a full response buffer costs a wait (and a microtask hop per watcher per event otherwise).
-      if (res.writableNeedDrain && !(await drained(res, channel)) && (res.destroyed || channel.error)) break;
+      if ((socket ?? res).writableNeedDrain && !(await drained(res, socket, channel)) && (res.destroyed || channel.error)) break;
       lastRV = ev.object.metadata.resourceVersion ?? lastRV;
     }
-    if (channel.error && res.writableNeedDrain) {
+    if (channel.error && (socket ?? res).writableNeedDrain) {
       // Still stalled: nothing more can reach this client; drop the connection so it re-watches.
       res.destroy();
     } else if (channel.error && !res.writableEnded) {
@@ -138,35 +149,26 @@ function scheduleCountFlush(): void {
 }
 
 /**
- * The encoded line of a watch event, once per object and type: every watcher of a cached object writes the same
- * Buffer (no per-watcher string building or UTF-8 encoding).
+ * The encoded event (a JSON line, or a protobuf frame) framed as one HTTP/1.1 chunk, once per object, type and
+ * encoding: every watcher of a cached object writes the same Buffer (no per-watcher string building, UTF-8
+ * encoding or chunk framing); over HTTP/2 a watcher writes the data inside it (chunkData, a view).
  */
-const eventLines = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
+const framedEvents = [new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>(), new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>()];
 
-function eventLine(type: WatchEventType, object: object): Buffer {
-  let lines = eventLines.get(object);
-  if (!lines) eventLines.set(object, (lines = {}));
-  return (lines[type] ??= ownBuffer(`{"type":"${type}","object":${cachedJson(object)}}\n`));
+function framedEvent(type: WatchEventType, object: object, protobuf: boolean): Buffer {
+  const cache = framedEvents[protobuf ? 1 : 0];
+  let framed = cache.get(object);
+  if (!framed) cache.set(object, (framed = {}));
+  return (framed[type] ??= frameChunk(protobuf ? encodeWatchEventFrame(type, object as JsonObject) : `{"type":"${type}","object":${cachedJson(object)}}\n`));
 }
 
-/** The protobuf frame of a watch event, once per object and type, like eventLine: kube caches per object per encoder. */
+/** The protobuf frame of a watch event (unframed), once per object and type: kube caches per object per encoder. */
 const eventFrames = new WeakMap<object, Partial<Record<WatchEventType, Buffer>>>();
 
 export function eventFrame(type: WatchEventType, object: JsonObject): Buffer {
   let frames = eventFrames.get(object);
   if (!frames) eventFrames.set(object, (frames = {}));
   return (frames[type] ??= encodeWatchEventFrame(type, object));
-}
-
-/**
- * A Buffer with memory of its own. Buffer.from() cuts small strings out of a shared 8 KiB slab, and a line kept
- * as long as its event stays in the watch cache's window would keep the whole slab alive: measured in a soak,
- * thousands of slabs for lines of a few hundred bytes.
- */
-export function ownBuffer(text: string): Buffer {
-  const buf = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
-  buf.write(text);
-  return buf;
 }
 
 /** The converted object, or undefined after writing the conversion error as an ERROR event. */
