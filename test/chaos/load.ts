@@ -6,9 +6,9 @@
  */
 import { request as httpsRequest } from 'node:https';
 import type { ClientRequest } from 'node:http';
-import type { ProcessStack } from './process.stack';
+import type { Instance, ProcessStack } from './process.stack';
 
-type Target = 'core-api' | 'extensions' | 'aggregator' | 'sample-apiserver';
+type Target = Exclude<Instance, 'controller-manager'>;
 
 /** A namespaced collection written and watched, e.g. ConfigMaps in the chaos namespace. */
 export interface Collection {
@@ -108,22 +108,37 @@ interface WatchLine {
   object: { code?: number; message?: string; metadata?: { name?: string; resourceVersion?: string } };
 }
 
-/** Follows one collection on one server the way client-go's reflector does. */
+/**
+ * Follows one collection the way client-go's reflector does, on one server or, given several (`hopAfterMs`),
+ * moving to the next one every so often and resuming there from the last resourceVersion seen (a client of
+ * replicas behind a balancer whose connection moves).
+ */
 export class Watcher {
   relists = 0;
+  /** Watch requests made (each after the first one resumed from the last resourceVersion seen). */
+  watches = 0;
   private segments: Segment[] = [];
   private stopped = false;
   private current: ClientRequest | undefined;
   private loop: Promise<void> | undefined;
+  private readonly route: readonly Target[];
 
   constructor(
     private readonly stack: ProcessStack,
-    readonly via: Target,
+    via: Target | readonly Target[],
     readonly collection: Collection,
-  ) {}
+    private readonly opts: { hopAfterMs?: number } = {},
+  ) {
+    this.route = typeof via === 'string' ? [via] : via;
+  }
+
+  /** The server the next request goes to. */
+  get via(): Target {
+    return this.route[this.watches % this.route.length];
+  }
 
   get label(): string {
-    return `${this.collection.kind} via ${this.via}`;
+    return `${this.collection.kind} via ${this.route.join('→')}`;
   }
 
   /** Lists, then watches until stopped. Resolves once the first list is done. */
@@ -192,6 +207,7 @@ export class Watcher {
       };
       const path = `${this.collection.path}?watch=1&allowWatchBookmarks=true&resourceVersion=${from}`;
       const port = this.stack.ports.get(this.via);
+      this.watches++;
       // Own socket: a killed server must break it, and a long watch must not hold a pooled one.
       const req = httpsRequest({ host: '127.0.0.1', port, path, agent: false, ...this.stack.tls, headers: { Accept: 'application/json' } }, (res) => {
         if (res.statusCode === 410) {
@@ -223,6 +239,11 @@ export class Watcher {
       this.current = req;
       req.on('error', () => done(false));
       req.end();
+      if (this.opts.hopAfterMs) {
+        // Moving on: the stream breaks as a dropped connection does, and the loop resumes on the next server.
+        const hop = setTimeout(() => req.destroy(), this.opts.hopAfterMs);
+        req.on('close', () => clearTimeout(hop));
+      }
     });
   }
 

@@ -15,3 +15,4 @@ export { startControllerManager, type ControllerManagerHandle } from './controll
 export { NetnsFault, type NetnsLink, netnsUnavailable } from './netns.fault';
 export { serverProcessEnv } from './server-process.env';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp.receiver';
+export { startTcpRelay, type TcpRelay } from './tcp.relay';

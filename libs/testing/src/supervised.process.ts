@@ -48,6 +48,11 @@ export class SupervisedProcess {
     return this.opts.name;
   }
 
+  /** The child's process id (to signal it, e.g. SIGSTOP). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   get running(): boolean {
     return this.exit === undefined;
   }

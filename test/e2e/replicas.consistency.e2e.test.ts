@@ -1,0 +1,180 @@
+/**
+ * Replicas stay correct (issue 30): two processes each of core-api, extensions and the aggregator on one etcd
+ * and NATS, as `KUBE_REPLICAS=2` runs them. Each replica has its own watch cache, fed by its own etcd watch, so
+ * one can be behind another; what kube promises across apiservers must hold across ours:
+ * - read-your-writes: a write on one replica, then a consistent GET or LIST (no resourceVersion) on the other,
+ *   sees it (the cache answers once proven as fresh as etcd, else etcd does);
+ * - a read at a resourceVersion the replica has not reached waits for it (3 s), then answers kube's 504
+ *   "Too large resource version" Status with the ResourceVersionTooLarge cause and Retry-After: 1;
+ * - a watch resumed on a replica that is behind, from a resourceVersion seen on one ahead, starts at once and
+ *   delivers every later event exactly once (kube's Cacher.Watch), also while a writer runs and the watch keeps
+ *   moving between replicas.
+ * One replica's cache is made to fall behind for real: its etcd connection goes through a relay that holds
+ * etcd's answers back (test/support/tcp.relay.ts) while the replica keeps serving.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cronTab } from '../../apps/extensions/src/crd/crd.testing';
+import { currentRevision, prefixOf, readHistory, watchGaps } from '../chaos/etcd.history';
+import { type Collection, Watcher, Writer } from '../chaos/load';
+import { type Answer, type Instance, ProcessStack } from '../chaos/process.stack';
+
+const NS = 'replicas';
+const BEHIND: Instance = 'core-api.1';
+
+const configMaps = (kind: string): Collection => ({ kind, path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) });
+const cronTabs: Collection = { kind: 'ct', path: `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`, body: (name) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: name } }) };
+
+interface Meta {
+  metadata: { name?: string; resourceVersion: string };
+}
+interface List {
+  metadata: { resourceVersion: string };
+  items: Meta[];
+}
+
+let stack: ProcessStack;
+
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, cond: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await cond().catch(() => false)) return;
+    await pause(100);
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+async function create(via: Instance, c: Collection, name: string): Promise<number> {
+  const res = await stack.request(via, 'POST', c.path, c.body(name));
+  expect(res.status, res.body).toBe(201);
+  return Number((JSON.parse(res.body) as Meta).metadata.resourceVersion);
+}
+
+function json<T>(res: Answer): T {
+  return JSON.parse(res.body) as T;
+}
+
+describe('two replicas of each API server', () => {
+  beforeAll(async () => {
+    stack = await ProcessStack.start({ replicas: 2, etcdRelayed: [BEHIND], without: ['sample-apiserver', 'controller-manager'] });
+    expect((await stack.request('aggregator', 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).toBe(201);
+    expect((await stack.request('aggregator', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', cronTab())).status).toBe(201);
+    for (const instance of [...stack.instances('extensions'), ...stack.instances('aggregator')]) {
+      await until(`crontabs served by ${instance}`, async () => (await stack.request(instance, 'GET', cronTabs.path)).status === 200);
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+  }, 120_000);
+
+  it('reads its writes on the other replica: a consistent GET and LIST of core-api, extensions and through the aggregators', async () => {
+    const cases: Array<[Instance, Instance, Collection]> = [
+      ['core-api', 'core-api.1', configMaps('ryw-a')],
+      ['core-api.1', 'core-api', configMaps('ryw-b')],
+      ['extensions', 'extensions.1', cronTabs],
+      ['extensions.1', 'extensions', cronTabs],
+      ['aggregator', 'aggregator.1', configMaps('ryw-c')],
+      ['aggregator.1', 'aggregator', cronTabs],
+    ];
+    const stale: string[] = [];
+    for (const [writer, reader, c] of cases) {
+      for (let i = 0; i < 8; i++) {
+        const name = `${c.kind}-${writer.replace('.', '-')}-${i}`;
+        const rv = await create(writer, c, name);
+        const [got, list] = await Promise.all([stack.request(reader, 'GET', `${c.path}/${name}`), stack.request(reader, 'GET', c.path)]);
+        if (got.status !== 200 || Number(json<Meta>(got).metadata.resourceVersion) !== rv) stale.push(`GET ${name} on ${reader} after ${writer} wrote it at ${rv}: ${got.status} ${got.body.slice(0, 200)}`);
+        const items = list.status === 200 ? json<List>(list) : undefined;
+        if (!items?.items.some((o) => o.metadata.name === name) || Number(items.metadata.resourceVersion) < rv) stale.push(`LIST on ${reader} after ${writer} wrote ${name} at ${rv}: ${list.status}, list at ${items?.metadata.resourceVersion}`);
+      }
+    }
+    expect(stale).toEqual([]);
+  }, 120_000);
+
+  it('a replica behind etcd: a read at a resourceVersion it has not reached waits 3 s, then 504 Too large resource version with Retry-After; a watch from there starts at once and misses nothing', async () => {
+    const c = configMaps('behind');
+    const relay = stack.etcdRelay(BEHIND);
+    relay.hold();
+    try {
+      const rv = await create('core-api', c, 'behind-0');
+      const started = Date.now();
+      const [get, list] = await Promise.all([
+        stack.request(BEHIND, 'GET', `${c.path}/behind-0?resourceVersion=${rv}`),
+        stack.request(BEHIND, 'GET', `${c.path}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`),
+      ]);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+      for (const res of [get, list]) {
+        expect(res.status, res.body).toBe(504);
+        expect(res.headers?.['retry-after']).toBe('1');
+        const status = json<{ message: string }>(res);
+        expect(status).toMatchObject({
+          kind: 'Status',
+          status: 'Failure',
+          reason: 'Timeout',
+          code: 504,
+          details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+        });
+        const [, requested, current] = /^Timeout: Too large resource version: (\d+), current: (\d+)$/.exec(status.message) ?? [];
+        expect(Number(requested)).toBe(rv);
+        expect(Number(current)).toBeLessThan(rv);
+      }
+
+      // A client that saw `rv` on the replica ahead resumes its watch here: the stream starts while the replica is
+      // still behind (kube does not wait for a plain watch) and skips everything up to `rv`.
+      const events: string[] = [];
+      const watch = stack.openWatch(BEHIND, `${c.path}?watch=1&resourceVersion=${rv}`, (line) => events.push(line));
+      expect(await watch.status).toBe(200);
+      const next = [await create('core-api', c, 'behind-1'), await create('core-api', c, 'behind-2')];
+      // A read the replica can answer once it catches up within the 3 s is served, not refused.
+      const waiting = stack.request(BEHIND, 'GET', `${c.path}/behind-2?resourceVersion=${next[1]}`);
+      await pause(1_000);
+      relay.release();
+      const served = await waiting;
+      expect(served.status, served.body).toBe(200);
+      expect(json<Meta>(served).metadata.resourceVersion).toBe(String(next[1]));
+      await until('the watch delivers both later writes', async () => events.length >= 2, 15_000);
+      await pause(500);
+      watch.close();
+      expect(events.map((l) => JSON.parse(l) as { type: string; object: Meta }).map((e) => `${e.type} ${e.object.metadata.name} ${e.object.metadata.resourceVersion}`)).toEqual([
+        `ADDED behind-1 ${next[0]}`,
+        `ADDED behind-2 ${next[1]}`,
+      ]);
+    } finally {
+      relay.release();
+    }
+  }, 120_000);
+
+  it('a watch that keeps moving between replicas while writers run, one replica falling behind meanwhile, sees every event exactly once', async () => {
+    const c = configMaps('hop');
+    const from = await currentRevision(stack.etcd.endpoint);
+    const writers = [new Writer(stack, 'aggregator', c, 'a'), new Writer(stack, 'aggregator.1', c, 'b')];
+    const watcher = new Watcher(stack, ['core-api', BEHIND, 'aggregator', 'core-api.1', 'aggregator.1'], c, { hopAfterMs: 250 });
+    await watcher.start();
+    writers.forEach((w) => w.start('1'));
+    try {
+      await until('a few hops', async () => watcher.watches >= 6 && writers.every((w) => w.acked >= 10));
+      // The replica behind for 2 s: watches that move to it resume from a resourceVersion it has not reached.
+      const relay = stack.etcdRelay(BEHIND);
+      relay.hold();
+      await pause(2_000);
+      relay.release();
+      const hops = watcher.watches;
+      await until('more hops', async () => watcher.watches >= hops + 8 && writers.every((w) => w.acked >= 30));
+    } finally {
+      await Promise.all(writers.map((w) => w.stop()));
+    }
+    const history = (await readHistory(stack.etcd.endpoint, from)).events;
+    const acked = writers.flatMap((w) => w.attempts).find((a) => a.acked);
+    const prefix = prefixOf(history, NS, acked?.name ?? '');
+    expect(prefix).toBeDefined();
+    const last = history.filter((e) => e.key.startsWith(prefix as string)).at(-1)?.rev ?? 0;
+    await until(`the watcher reaching ${last}`, async () => watcher.position >= last, 30_000);
+    await watcher.stop();
+    const segments = watcher.takeSegments();
+    expect(watcher.relists).toBe(0);
+    expect(segments.flatMap((s) => s.outOfOrder)).toEqual([]);
+    expect(watchGaps(segments, history, prefix as string)).toEqual([]);
+    expect(segments.reduce((n, s) => n + s.events.length, 0)).toBeGreaterThanOrEqual(40);
+  }, 180_000);
+});
