@@ -9,6 +9,10 @@ import { SYSTEM_WRITE, systemContext } from './system.context';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const RECONCILE_INTERVAL_MS = 60_000;
+/** How long a failed create looks for the same object written by another replica (see ensure). */
+const RACE_RECHECKS = 20;
+const RACE_RECHECK_MS = 100;
+
 /** The one key of the bootstrap controller's queue: it reconciles the whole bootstrap state at once. */
 const KEY = 'bootstrap';
 
@@ -60,7 +64,14 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
     try {
       await handler.create(systemContext(), namespace, obj as never, SYSTEM_WRITE);
     } catch (err) {
-      if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
+      if (isStatusError(err) && err.reason === 'AlreadyExists') return;
+      // Another replica's bootstrap may be creating the same object: the `kubernetes` Service's fixed clusterIP is
+      // then already claimed (422) a moment before that Service is stored. Its object standing is success.
+      for (let i = 0; i < RACE_RECHECKS; i++) {
+        if (await handler.store.tryGet(namespace, obj.metadata.name as string)) return;
+        await new Promise((r) => setTimeout(r, RACE_RECHECK_MS));
+      }
+      throw err;
     }
   }
 
