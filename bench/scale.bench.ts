@@ -1,10 +1,11 @@
 /**
- * Scale figures (issue 18, "Also measure and keep"), run with `npm run bench -- --scale` or
- * `--only scale-watchers,scale-configmaps,scale-crds,scale-apiservices`; not in the default run (minutes each):
+ * Scale figures (issue 18, "Also measure and keep"), run with `npm run bench -- --scale` or `--only scale` (with
+ * scale-replicas, scale-crs and scale-namespaces, bench/scale.*.ts) or by name; not in the default run (minutes each):
  *  - scale-watchers: 10,000 watchers of one resource, delivery of one write to all of them, straight to core-api
- *    and through the aggregator. The watchers live in several client processes (bench/watch.clients.ts): one Node
- *    process is not enough for 10,000 TLS sockets on these machines. The servers' open-file limits are raised
- *    (prlimit) where they are too low for that many sockets.
+ *    and through the aggregator, with descriptors and RSS per watch. The watchers live in several client processes
+ *    (bench/watch.clients.ts): one Node process is not enough for 10,000 TLS sockets on these machines. The
+ *    servers' open-file limits are raised (prlimit); where the hard limit stops one aggregator short (two sockets
+ *    per watch), all of them again through as many aggregator replicas as they need.
  *  - scale-configmaps: 100,000 ConfigMaps written straight into etcd in the server's key layout and encoding, then
  *    core-api's start-up time until /readyz, its live heap and RSS per cached object against the object's JSON
  *    size, and LIST with and without limit.
@@ -14,7 +15,7 @@
  *    proxied GET's latency against the same GET with one APIService.
  * The issue names no targets for these but "proxy GET unaffected"; the others are reported.
  */
-import { fork, execFileSync, type ChildProcess } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { Etcd3 } from 'etcd3';
@@ -23,7 +24,8 @@ import { freePort, startEtcd, tempDir } from '@kube/testing';
 import { startStubAggregatedServer } from './aggregated.stub';
 import { agentFor, call, cpuMs, percentile, runLoad, warmupSeconds, type TlsClient } from './load.generator';
 import { figure } from './report';
-import { coreApiEnv, memoryProbe, openFileLimit, rssBytes, startApp, stopApp, waitReady } from './servers';
+import { coreApiEnv, memoryProbe, rssBytes, startApp, stopApp, waitReady } from './servers';
+import { openFiles, raiseOpenFiles, SCALE_OPEN_FILES, ScaleStack } from './scale.stack';
 import type { WatchClientsMessage, WatchClientsOptions } from './watch.clients';
 
 export interface ScaleBenchTarget {
@@ -70,22 +72,6 @@ async function timeGets(port: number, tls: TlsClient, path: string, rounds: numb
   return { p50: percentile(times, 50), max: times[times.length - 1] ?? NaN, bytes: Buffer.byteLength(first.body), status: first.status };
 }
 
-/**
- * Raises a running server's open-file limit when it is below `needed` (prlimit; needs CAP_SYS_RESOURCE beyond
- * the hard limit). Returns the limit it has now and how it was changed.
- */
-function ensureOpenFiles(pid: number | undefined, needed: number): { limit: number; text: string } {
-  const before = openFileLimit(pid);
-  if (!(before < needed)) return { limit: before, text: `${n(before)}` };
-  try {
-    execFileSync('prlimit', ['--pid', String(pid), `--nofile=${needed}:${needed}`], { stdio: 'ignore' });
-  } catch {
-    // not allowed (a container without CAP_SYS_RESOURCE): fewer watchers
-  }
-  const after = openFileLimit(pid);
-  return { limit: after, text: after === before ? `${n(before)} (could not raise it)` : `${n(before)} → ${n(after)}` };
-}
-
 // ---- 10,000 watchers ----
 
 /** How many watches fit a server's open-file limit at `socketsEach` sockets each, in thousands, leaving 2,000 spare. */
@@ -108,7 +94,7 @@ export interface FanOutResult {
  * turn, the writes go to the first), in processes of 2,500; delivery of `writes` writes, and the CPU the server
  * (`serverPid`, or a function summing several servers' CPU in ms) and the watchers spent per write.
  */
-export async function fanOut(root: string, ports: number | readonly number[], tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number, serverPid?: number | (() => number)): Promise<FanOutResult> {
+export async function fanOut(root: string, ports: number | readonly number[], tls: TlsClient, pki: PkiPaths, label: string, watchers: number, writes: number, serverPid?: number | (() => number), whileOpen?: () => void): Promise<FanOutResult> {
   const portList = typeof ports === 'number' ? [ports] : ports;
   const port = portList[0];
   const serverCpu = (): number => (typeof serverPid === 'function' ? serverPid() : cpuMs(serverPid));
@@ -146,6 +132,7 @@ export async function fanOut(root: string, ports: number | readonly number[], tl
     await until(async () => ready === watchers || failed !== undefined, 600_000, 100);
     if (ready !== watchers) return { p50: NaN, p99: NaN, max: NaN, delivered: 0, expected, serverCpuMs: NaN, clientCpuMs: NaN, error: `${n(ready)} of ${n(watchers)} watches opened${failed ? `: ${failed}` : ''}` };
     await sleep(1000);
+    whileOpen?.();
     const cpuOfClients = async (): Promise<number> => {
       clientCpu = [];
       processes.forEach((p) => p.send('cpu'));
@@ -180,25 +167,86 @@ export async function fanOut(root: string, ports: number | readonly number[], tl
   }
 }
 
+/**
+ * 10,000 watchers (`--quick` 2,500; BENCH_SCALE_WATCHERS), straight to core-api and through the aggregator. Each
+ * server's open-file limit is raised first (prlimit: past the hard limit where the bench may, as root); descriptors
+ * and RSS per watch are read while every watch is open.
+ */
 export async function benchScaleWatchers(t: ScaleBenchTarget & { apiPort: number; apiPid?: number; aggPort?: number; aggPid?: number; quick: boolean }): Promise<void> {
+  const wanted = Number(process.env.BENCH_SCALE_WATCHERS ?? (t.quick ? 2500 : WATCHERS));
   const writes = t.quick ? 3 : 5;
-  const apiLimit = ensureOpenFiles(t.apiPid, WATCHERS + 4096);
-  const rss0 = rssBytes(t.apiPid);
-  const direct = await fanOut(t.root, t.apiPort, t.tls, t.pki, 'direct', Math.min(WATCHERS, fit(apiLimit.limit, 1)), writes, t.apiPid);
-  const perWatcher = (rssBytes(t.apiPid) - rss0) / WATCHERS;
-  const detail = (r: typeof direct, extra: string): string =>
+  const apiLimit = raiseOpenFiles(t.apiPid, Math.max(SCALE_OPEN_FILES, wanted + 4096));
+  const detail = (r: FanOutResult, extra: string): string =>
     r.error ?? `delivery p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, max ${r.max.toFixed(1)} ms; ${n(r.delivered)} of ${n(r.expected)} deliveries; CPU per write: server ${r.serverCpuMs.toFixed(0)} ms, watchers ${r.clientCpuMs.toFixed(0)} ms; ${extra}`;
-  console.log(figure(`WATCH ${n(WATCHERS)} watchers, direct`, direct.p99, 'ms', detail(direct, `core-api open files ${apiLimit.text}, ${(perWatcher / 1024).toFixed(1)} KiB RSS per watch (until the watches end)`), 'report (p99; no target)'));
+  const failure = (r: FanOutResult): string | undefined => r.error ?? (r.delivered < r.expected ? `${n(r.delivered)} of ${n(r.expected)} events delivered` : undefined);
+  /** Descriptors and RSS of `pids` per watch: before, and while every watch is open. */
+  const footprint = (pids: Array<number | undefined>) => {
+    const fds0 = pids.map(openFiles);
+    const rss0 = pids.map(rssBytes);
+    const open = { fds: pids.map(() => NaN), rss: pids.map(() => NaN) };
+    return {
+      whileOpen: (): void => {
+        open.fds = pids.map(openFiles);
+        open.rss = pids.map(rssBytes);
+      },
+      per: (watchers: number, i: number): { fds: number; rssKiB: number } => ({ fds: (open.fds[i] - fds0[i]) / watchers, rssKiB: (open.rss[i] - rss0[i]) / watchers / 1024 }),
+    };
+  };
+  const directWatchers = Math.min(wanted, fit(apiLimit.limit, 1));
+  const apiFoot = footprint([t.apiPid]);
+  const direct = await fanOut(t.root, t.apiPort, t.tls, t.pki, 'direct', directWatchers, writes, t.apiPid, apiFoot.whileOpen);
+  const d = apiFoot.per(directWatchers, 0);
+  console.log(
+    figure(
+      `WATCH ${n(directWatchers)} watchers, direct`,
+      direct.p99,
+      'ms',
+      detail(direct, `core-api: ${d.fds.toFixed(2)} descriptors and ${d.rssKiB.toFixed(1)} KiB RSS per watch; open-file limit ${apiLimit.text}`),
+      'report (p99; no target)',
+      failure(direct),
+    ),
+  );
   if (t.aggPort === undefined) return;
-  // Through the front door each watch is two sockets in the aggregator (client and backend).
-  const aggLimit = ensureOpenFiles(t.aggPid, 2 * WATCHERS + 4096);
-  // Two sockets per watch (client, backend) plus what the aggregator holds besides: 7,500 was the most seen at 20,000.
-  const watchers = Math.min(WATCHERS, fit(aggLimit.limit, 3));
-  const rssAgg0 = rssBytes(t.aggPid);
-  const proxied = await fanOut(t.root, t.aggPort, t.tls, t.pki, 'proxied', watchers, writes, t.aggPid);
-  const perProxied = (rssBytes(t.aggPid) - rssAgg0) / watchers;
-  const extra = `aggregator open files ${aggLimit.text}${watchers < WATCHERS ? `: ${n(watchers)} watchers, not ${n(WATCHERS)}` : ''}, ${(perProxied / 1024).toFixed(1)} KiB aggregator RSS per watch`;
-  console.log(figure(`WATCH ${n(watchers)} watchers, via aggregator`, proxied.p99, 'ms', detail(proxied, extra), 'report (p99; no target)'));
+  // Through the front door each watch is two sockets in the aggregator (client and backend) and one in core-api.
+  const aggLimit = raiseOpenFiles(t.aggPid, Math.max(SCALE_OPEN_FILES, 2 * wanted + 4096));
+  const watchers = Math.min(wanted, fit(aggLimit.limit, 2), fit(apiLimit.limit, 1));
+  // The direct watchers' sockets close after their processes exit: descriptors settle first.
+  await sleep(2000);
+  const foot = footprint([t.aggPid, t.apiPid]);
+  const proxied = await fanOut(t.root, t.aggPort, t.tls, t.pki, 'proxied', watchers, writes, t.aggPid, foot.whileOpen);
+  const a = foot.per(watchers, 0);
+  const b = foot.per(watchers, 1);
+  const extra = `aggregator: ${a.fds.toFixed(2)} descriptors and ${a.rssKiB.toFixed(1)} KiB RSS per watch, core-api behind it ${b.fds.toFixed(2)} and ${b.rssKiB.toFixed(1)} KiB; open-file limit ${aggLimit.text}${watchers < wanted ? `: ${n(watchers)} watchers, not ${n(wanted)}` : ''}`;
+  console.log(figure(`WATCH ${n(watchers)} watchers, via aggregator`, proxied.p99, 'ms', detail(proxied, extra), 'report (p99; no target)', failure(proxied)));
+  if (watchers < wanted) await watchersOverReplicas(t, wanted, writes, aggLimit.limit, detail, failure);
+}
+
+/**
+ * All `wanted` watchers through the front door where one aggregator's descriptor limit cannot hold them (a hard
+ * limit the bench may not raise): as many aggregator replicas as their two sockets per watch need, on a stack of
+ * their own (bench/scale.stack.ts), the watchers spread over them.
+ */
+async function watchersOverReplicas(t: ScaleBenchTarget, wanted: number, writes: number, limit: number, detail: (r: FanOutResult, extra: string) => string, failure: (r: FanOutResult) => string | undefined): Promise<void> {
+  const replicas = Math.ceil(wanted / fit(limit, 2));
+  const stack = await ScaleStack.start(t.root, 'watchers');
+  try {
+    await stack.add('core-api');
+    for (let i = 0; i < replicas; i++) await stack.add('aggregator');
+    const aggs = stack.of('aggregator');
+    const pids = aggs.map((a) => a.pid);
+    const fds0 = pids.map(openFiles);
+    const rss0 = pids.map(rssBytes);
+    let fds = NaN;
+    let rss = NaN;
+    const r = await fanOut(t.root, aggs.map((a) => a.port), stack.tls, stack.pki, 'replicas', wanted, writes, () => pids.reduce((sum: number, pid) => sum + cpuMs(pid), 0), () => {
+      fds = pids.reduce((sum: number, pid, i) => sum + openFiles(pid) - fds0[i], 0) / wanted;
+      rss = pids.reduce((sum: number, pid, i) => sum + rssBytes(pid) - rss0[i], 0) / wanted / 1024;
+    });
+    const extra = `${replicas} aggregator replicas (one holds ${n(fit(limit, 2))} at its open-file limit of ${n(limit)}, the hard limit here): ${fds.toFixed(2)} descriptors and ${rss.toFixed(1)} KiB RSS per watch in the aggregators`;
+    console.log(figure(`WATCH ${n(wanted)} watchers, via ${replicas} aggregators`, r.p99, 'ms', detail(r, extra), 'report (p99; no target)', failure(r)));
+  } finally {
+    await stack.stop();
+  }
 }
 
 // ---- 100,000 configmaps ----
