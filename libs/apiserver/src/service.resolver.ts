@@ -21,7 +21,7 @@ export interface ServiceStores {
 export type ServiceResolutionFailure = 'ServiceNotFound' | 'ServicePortError' | 'EndpointsNotFound' | 'MissingEndpoints';
 
 /** An endpoint `host:port` to dial, or why there is none (reasons and messages of kube's availability controller). */
-export type ServiceResolution = { resolved: true; address: string } | { resolved: false; reason: ServiceResolutionFailure; message: string };
+export type ServiceResolution = { resolved: true; address: string; addresses: string[] } | { resolved: false; reason: ServiceResolutionFailure; message: string };
 
 interface ServicePort {
   name?: string;
@@ -55,18 +55,20 @@ export async function resolveServiceEndpoint(stores: ServiceStores, ref: Service
   if (!svcPort) return { resolved: false, reason: 'ServicePortError', message: `service/${ref.name} in "${ref.namespace}" is not listening on port ${port}` };
   const ep = await stores.endpoints.tryGet(ref.namespace, ref.name);
   if (!ep) return { resolved: false, reason: 'EndpointsNotFound', message: `cannot find endpoints for service/${ref.name} in "${ref.namespace}"` };
-  const address = endpointAddress(ep, svcPort);
+  const addresses = endpointAddresses(ep, svcPort);
+  const address = addresses[0];
   if (!address) return { resolved: false, reason: 'MissingEndpoints', message: `endpoints for service/${ref.name} in "${ref.namespace}" have no addresses with port name "${svcPort.name ?? ''}"` };
-  return { resolved: true, address };
+  return { resolved: true, address, addresses };
 }
 
-/** The first ready address with the Service port's name (or the only port of a subset). */
-function endpointAddress(ep: KubeObject, svcPort: ServicePort): string | undefined {
+/** Every ready address with the Service port's name (or the only port of a subset), the first one first; replicas are the rest. */
+function endpointAddresses(ep: KubeObject, svcPort: ServicePort): string[] {
   const subsets = (ep.subsets ?? []) as EndpointSubset[];
+  const out: string[] = [];
   for (const s of subsets) {
     const p = (s.ports ?? []).find((x) => (x.name ?? '') === (svcPort.name ?? '')) ?? (s.ports?.length === 1 ? s.ports[0] : undefined);
-    const ip = s.addresses?.[0]?.ip;
-    if (p && ip) return `${ip.includes(':') ? `[${ip}]` : ip}:${p.port}`;
+    if (!p) continue;
+    for (const a of s.addresses ?? []) if (a.ip) out.push(`${a.ip.includes(':') ? `[${a.ip}]` : a.ip}:${p.port}`);
   }
-  return undefined;
+  return out;
 }

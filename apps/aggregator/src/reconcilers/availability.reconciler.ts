@@ -138,7 +138,7 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
   private setTarget(name: string, target: RemoteTarget | undefined): void {
     if (target) this.targets.set(name, target);
     else this.targets.delete(name);
-    const key = stableStringify([...this.targets].sort(([a], [b]) => a.localeCompare(b)).map(([n, t]) => [n, t.target.url.href, t.groupVersion]));
+    const key = stableStringify([...this.targets].sort(([a], [b]) => a.localeCompare(b)).map(([n, t]) => [n, t.target.url.href, t.groupVersion, t.target.instances?.map((i) => i.url.href)]));
     if (key === this.lastTargets) return;
     this.lastTargets = key;
     this.events.publish('remoteTargetsChanged', new Map(this.targets));
@@ -157,20 +157,30 @@ export class AvailabilityController implements OnApplicationBootstrap, OnApplica
     const ref = spec.service as ServiceReference;
     const endpoint = await resolveServiceEndpoint({ services: reader(this.services.lister), endpoints: reader(this.endpoints.lister) }, ref);
     if (!endpoint.resolved) return { status: 'False', reason: endpoint.reason, message: endpoint.message };
-    const target: BackendTarget = {
+    const instances: BackendTarget[] = endpoint.addresses.map((address) => ({
       name,
-      url: new URL(`https://${endpoint.address}`),
+      url: new URL(`https://${address}`),
       caPem: spec.caBundle ? Buffer.from(spec.caBundle, 'base64').toString('utf8') : undefined,
       insecureSkipTLSVerify: spec.insecureSkipTLSVerify,
       serverName: `${ref.name}.${ref.namespace}.svc`,
-    };
+    }));
+    // Several addresses (replicas): requests are spread over all of them, and the check passes if one answers.
+    let verdict: Verdict | undefined;
+    for (const instance of instances) {
+      verdict = await this.checkOne(instance, spec, instances.length > 1 ? { ...instances[0], instances } : instance);
+      if (verdict.status === 'True') break;
+    }
+    return verdict as Verdict;
+  }
+
+  private async checkOne(instance: BackendTarget, spec: APIServiceSpec, target: BackendTarget): Promise<Verdict> {
     const path = spec.group ? `/apis/${spec.group}/${spec.version}` : `/api/${spec.version}`;
     try {
-      const res = await backendGet(target, this.agents, path, 'application/json', { timeoutMs: CHECK_TIMEOUT_MS });
-      if (res.status < 200 || res.status >= 300) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: bad status from ${target.url.origin}${path}: ${res.status}`, target };
+      const res = await backendGet(instance, this.agents, path, 'application/json', { timeoutMs: CHECK_TIMEOUT_MS });
+      if (res.status < 200 || res.status >= 300) return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${instance.url.origin}${path}: bad status from ${instance.url.origin}${path}: ${res.status}`, target };
       return { status: 'True', reason: 'Passed', message: 'all checks passed', target };
     } catch (err) {
-      return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${target.url.origin}${path}: ${(err as Error).message}`, target, unreachable: true };
+      return { status: 'False', reason: 'FailedDiscoveryCheck', message: `failing or missing response from ${instance.url.origin}${path}: ${(err as Error).message}`, target, unreachable: true };
     }
   }
 

@@ -68,7 +68,7 @@ export class RoutingTable {
     const key = `${group}/${version}`;
     if (this.localGroups.has(key)) return { kind: 'local' };
     const remote = this.remote.get(key);
-    if (remote) return remote;
+    if (remote) return remote.kind === 'proxy' && remote.target.instances && remote.target.instances.length > 1 ? { kind: 'proxy', target: this.pick(remote.target.instances), service: remote.target } : remote;
     const backend = this.backendOf.get(key);
     const target = backend ? this.targets.get(backend) : undefined;
     if (!target) return undefined;

@@ -56,7 +56,15 @@ function registrationFromEnv(env: Env, serving: ServingCertificateFiles): Regist
   const target = registrationTargetFromEnv(env);
   if (!target) return undefined;
   if (!serving.caPem) throw new Error('KUBE_REGISTER_URL needs the CA of the serving certificate for the caBundle: set KUBE_SERVING_CA_FILE');
-  return { target, caBundlePem: serving.caPem, address: env.KUBE_REGISTER_ADDRESS || undefined };
+  return { target, caBundlePem: serving.caPem, address: env.KUBE_REGISTER_ADDRESS || undefined, replicaPorts: replicaPortsFromEnv(env.KUBE_REGISTER_REPLICA_PORTS) };
+}
+
+/** KUBE_REGISTER_REPLICA_PORTS: "6446,6546", the ports of every replica at the registered address (npm start's replicas). */
+function replicaPortsFromEnv(raw: string | undefined): number[] | undefined {
+  if (!raw) return undefined;
+  const ports = raw.split(',').map((p) => Number(p.trim()));
+  if (ports.some((p) => !Number.isInteger(p) || p < 1 || p > 65535)) throw new Error(`KUBE_REGISTER_REPLICA_PORTS=${raw} is not a list of TCP ports`);
+  return ports;
 }
 
 /**

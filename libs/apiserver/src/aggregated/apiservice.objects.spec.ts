@@ -15,6 +15,13 @@ const wardle: ApiServiceRegistration = {
 };
 
 describe('registration objects', () => {
+  it('of one replica among several list every replica in the Endpoints, the same whichever writes them', () => {
+    const ofReplica = (port: number): unknown[] => registrationObjects({ ...wardle, address: '127.0.0.1', port, replicaPorts: [6446, 6546] }).slice(0, 2);
+    expect(ofReplica(6546)).toEqual(ofReplica(6446));
+    const [, endpoints] = ofReplica(6546) as Array<{ subsets: unknown }>;
+    expect(endpoints.subsets).toEqual([6446, 6546].map((port) => ({ addresses: [{ ip: '127.0.0.1' }], ports: [{ name: 'https', protocol: 'TCP', port }] })));
+  });
+
   it('name the APIService <version>.<group>', () => {
     expect(apiServiceName(wardle)).toBe('v1alpha1.wardle.example.com');
   });

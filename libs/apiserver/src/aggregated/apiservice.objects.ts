@@ -13,6 +13,11 @@ export interface ApiServiceRegistration {
   /** IP address the server is reached at (Endpoints take IPs, not host names). */
   address: string;
   port: number;
+  /**
+   * Replicas side by side on `address` (npm start's): every one's port, this one's among them. Each replica then
+   * writes the same Service and Endpoints, listing them all, instead of replacing the others' address with its own.
+   */
+  replicaPorts?: number[];
   groupPriorityMinimum: number;
   versionPriority: number;
   /** PEM of the CA that signed the serving certificate. */
@@ -32,7 +37,7 @@ export function serviceObject(reg: ApiServiceRegistration): KubeObject {
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { name: reg.serviceName, namespace: reg.serviceNamespace },
-    spec: { ports: [{ name: PORT_NAME, protocol: 'TCP', port: SERVICE_PORT, targetPort: reg.port }] },
+    spec: { ports: [{ name: PORT_NAME, protocol: 'TCP', port: SERVICE_PORT, targetPort: reg.replicaPorts?.[0] ?? reg.port }] },
   };
 }
 
@@ -41,7 +46,7 @@ export function endpointsObject(reg: ApiServiceRegistration): KubeObject {
     apiVersion: 'v1',
     kind: 'Endpoints',
     metadata: { name: reg.serviceName, namespace: reg.serviceNamespace },
-    subsets: [{ addresses: [{ ip: reg.address }], ports: [{ name: PORT_NAME, protocol: 'TCP', port: reg.port }] }],
+    subsets: (reg.replicaPorts ?? [reg.port]).map((port) => ({ addresses: [{ ip: reg.address }], ports: [{ name: PORT_NAME, protocol: 'TCP', port }] })),
   };
 }
 

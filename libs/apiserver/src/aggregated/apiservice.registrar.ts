@@ -16,6 +16,8 @@ export interface SelfRegistrationOptions {
   apiService: Omit<ApiServiceRegistration, 'address' | 'port'>;
   /** Endpoints address; defaults to the bind address (which must then be a concrete IP). */
   address?: string;
+  /** The ports of every replica at `address` (this one's among them): each replica writes the same Endpoints. */
+  replicaPorts?: number[];
   /** How long to keep trying while the aggregator is not up yet. */
   deadlineMs?: number;
 }
@@ -62,6 +64,7 @@ export class ApiServiceRegistrar implements OnApplicationBootstrap {
       ...this.options.apiService,
       address: endpointAddress(this.options, this.config.server.bindAddress),
       port: this.lifecycle.port,
+      replicaPorts: this.options.replicaPorts,
     };
     const client = new RegistrationClient(this.options.target, this.options.deadlineMs);
     await client.apply(registrationObjects(registration));
