@@ -41,6 +41,8 @@ export interface LaunchedStack {
   readonly dir: string;
   /** The front door. */
   readonly url: string;
+  /** The port each of the launcher's port variables was given. */
+  readonly ports: Readonly<Record<string, number>>;
   /** The launcher's children: etcd, nats, every API service, the controller-manager. */
   readonly processes: readonly SoakProcess[];
   /** The launcher's own pid (its children now: `childPids`; it restarts a child that dies). */
@@ -51,14 +53,25 @@ export interface LaunchedStack {
   stop(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** Added to the launcher's environment (e.g. KUBE_REPLICAS). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Starts the launcher with this open-file soft limit (what a login shell often gives), to see it raised for its children. */
+  readonly softNofile?: number;
+  /** How long to wait for "Ready." (default 240 s). */
+  readonly readyTimeoutMs?: number;
+}
+
 /** Starts `npm start`'s launcher in `dir` and waits for its "Ready." line. */
-export async function launchStack(dir: string, logFile: string): Promise<LaunchedStack> {
+export async function launchStack(dir: string, logFile: string, options: LaunchOptions = {}): Promise<LaunchedStack> {
   const script = join(ROOT, 'dist/scripts/start.js');
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first`);
   const ports = await freePorts(PORT_VARIABLES.length);
-  const env: NodeJS.ProcessEnv = { ...process.env, KUBE_LOCAL_DIR: dir };
+  const env: NodeJS.ProcessEnv = { ...process.env, KUBE_LOCAL_DIR: dir, ...options.env };
   PORT_VARIABLES.forEach((name, i) => (env[name] = String(ports[i])));
-  const launcher: ChildProcess = spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const launcher: ChildProcess = options.softNofile
+    ? spawn('/bin/sh', ['-c', `ulimit -S -n ${options.softNofile}; exec "$0" "$@"`, process.execPath, script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(process.execPath, [script], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = createWriteStream(logFile);
   // Should the soak die first, the launcher still stops the stack it started.
   const unregister = onProcessExit(() => launcher.kill('SIGTERM'));
@@ -80,7 +93,7 @@ export async function launchStack(dir: string, logFile: string): Promise<Launche
     });
     void exit.then(() => resolveReady(false));
   });
-  const timeout = new Promise<boolean>((r) => setTimeout(() => r(false), READY_TIMEOUT_MS).unref());
+  const timeout = new Promise<boolean>((r) => setTimeout(() => r(false), options.readyTimeoutMs ?? READY_TIMEOUT_MS).unref());
   const stop = async (): Promise<void> => {
     if (exited) return;
     launcher.kill('SIGTERM');
@@ -96,6 +109,7 @@ export async function launchStack(dir: string, logFile: string): Promise<Launche
   return {
     dir,
     url: `https://127.0.0.1:${env.KUBE_SECURE_PORT}`,
+    ports: Object.fromEntries(PORT_VARIABLES.map((name) => [name, Number(env[name])])),
     processes,
     launcherPid: launcher.pid as number,
     get running() {

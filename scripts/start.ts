@@ -3,8 +3,10 @@
  * server, scripts/etcd-access.ts) and nats-server as child processes (data under .local/), then
  * every API service in API_SERVICES and the controller-manager, waits until each is ready, writes .local/kubeconfig, and on Ctrl-C or
  * SIGTERM stops the services in reverse order (API first, then nats, then etcd). The next start reuses the data.
+ * KUBE_REPLICAS=N (or KUBE_<SERVICE>_REPLICAS) runs N processes of each service on ports one KUBE_REPLICA_PORT_STEP
+ * apart; with more than one aggregator, scripts/tcp-balancer.ts holds the front-door port (docs/operations.md, Replicas).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
@@ -85,8 +87,13 @@ export interface Ports {
   readonly etcd: number;
   readonly etcdPeer: number;
   readonly nats: number;
+  /** Each API service's base port: its only replica's, or the first one's (the front door's: the balancer's). */
   readonly api: ReadonlyMap<string, number>;
   readonly controllerManager: number;
+  /** Processes per service (API services and the controller-manager), by name; 1 when absent. */
+  readonly replicas?: ReadonlyMap<string, number>;
+  /** Replica i listens on base + i × step (the aggregator's replicas on base + (i + 1) × step behind the balancer). */
+  readonly replicaStep?: number;
 }
 
 class StartupError extends Error {}
@@ -113,7 +120,50 @@ function readPorts(): Ports {
     nats: envPort('KUBE_NATS_PORT', 4222),
     api: new Map(API_SERVICES.map((s) => [s.name, envPort(s.portEnv, s.defaultPort)])),
     controllerManager: envPort('KUBE_CONTROLLER_MANAGER_PORT', 10257),
+    replicas: new Map([...API_SERVICES.map((s) => s.name), CONTROLLER_MANAGER].map((name) => [name, replicasOf(name)])),
+    replicaStep: envCount('KUBE_REPLICA_PORT_STEP', DEFAULT_REPLICA_PORT_STEP),
   };
+}
+
+const DEFAULT_REPLICA_PORT_STEP = 100;
+
+function envCount(name: string, fallback: number, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new StartupError(`${name}=${raw} is not a whole number from 1 to 1000`);
+  return n;
+}
+
+/** KUBE_<SERVICE>_REPLICAS (e.g. KUBE_CORE_API_REPLICAS), else KUBE_REPLICAS, else 1. */
+export function replicasOf(name: string, env: NodeJS.ProcessEnv = process.env): number {
+  return envCount(`KUBE_${name.toUpperCase().replace(/\W/g, '_')}_REPLICAS`, envCount('KUBE_REPLICAS', 1, env), env);
+}
+
+function replicaCount(ports: Ports, name: string): number {
+  return ports.replicas?.get(name) ?? 1;
+}
+
+/** Whether the front door runs as several aggregators behind the TCP balancer (which then holds its port). */
+function balanced(ports: Ports): boolean {
+  return replicaCount(ports, frontDoor().name) > 1;
+}
+
+/**
+ * Where replica `i` of a service listens: base + i × step; the aggregators, when balanced, one step further up
+ * (the balancer keeps the base port, the address every client and kubeconfig names).
+ */
+export function replicaPort(ports: Ports, name: string, i: number): number {
+  const base = name === CONTROLLER_MANAGER ? ports.controllerManager : (ports.api.get(name) as number);
+  const shift = name === frontDoor().name && balanced(ports) ? 1 : 0;
+  const port = base + (i + shift) * (ports.replicaStep ?? DEFAULT_REPLICA_PORT_STEP);
+  if (port > 65535) throw new StartupError(`replica ${i} of ${name} would listen on port ${port}: lower KUBE_REPLICA_PORT_STEP or the replicas`);
+  return port;
+}
+
+/** A replica's name in the log and errors: the service's own with one replica, `<service>-<i>` with several. */
+function replicaName(ports: Ports, name: string, i: number): string {
+  return replicaCount(ports, name) > 1 ? `${name}-${i}` : name;
 }
 
 /**
@@ -273,8 +323,8 @@ function natsReady(port: number, files: { ca: string; cert: string; key: string 
 }
 
 /** What the launcher sets in an API service's environment (on top of its own), credentials included. */
-function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Record<string, string> {
-  const port = ports.api.get(service.name) as number;
+function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, replica = 0): Record<string, string> {
+  const port = replicaPort(ports, service.name, replica);
   return {
     ...serviceUrls(ports),
     ...etcdEnv(service, ports, pki),
@@ -287,7 +337,7 @@ function apiServiceEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPaths): Re
     KUBE_REQUESTHEADER_ALLOWED_NAMES: 'front-proxy-client',
     // Local aggregated servers listen on loopback; real clusters keep kube's refusal.
     KUBE_ALLOW_LOOPBACK_ENDPOINTS: 'true',
-    ...(service.frontDoor ? frontDoorEnv(ports, pki) : {}),
+    ...(service.frontDoor ? frontDoorEnv(ports, pki, replica) : {}),
     ...serviceAccountEnv(service, pki),
     ...(service.name === 'core-api' ? { KUBE_BOOTSTRAP_MANIFESTS: BOOTSTRAP_MANIFESTS } : {}),
     ...(service.aggregated ? aggregatedServerEnv(service, ports, pki) : {}),
@@ -384,14 +434,14 @@ export async function ensureEncryptionConfig(pki: PkiPaths): Promise<string | un
   return kms;
 }
 
-function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
-  const port = ports.api.get(service.name) as number;
+function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: ClientTls, replica = 0): ChildSpec {
+  const port = replicaPort(ports, service.name, replica);
   return {
-    name: service.name,
+    name: replicaName(ports, service.name, replica),
     command: process.execPath,
     args: [join(ROOT, service.main)],
-    env: { ...process.env, ...apiServiceEnv(service, ports, pki) },
-    ports: [{ port, env: service.portEnv }],
+    env: { ...process.env, ...apiServiceEnv(service, ports, pki, replica) },
+    ports: [{ port, env: replica || (service.frontDoor && balanced(ports)) ? 'KUBE_REPLICA_PORT_STEP' : service.portEnv }],
     describe: `https://127.0.0.1:${port}`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
   };
@@ -402,9 +452,9 @@ function apiSpec(service: ApiServiceSpec, ports: Ports, pki: PkiPaths, tls: Clie
  * client certificate), signs approved kube-apiserver-client CSRs with the cluster CA and serves /healthz,
  * /readyz and /metrics on its own port.
  */
-function controllerManagerEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
+function controllerManagerEnv(ports: Ports, pki: PkiPaths, replica = 0): Record<string, string> {
   return {
-    ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, ports.controllerManager),
+    ...localControllerManagerEnv(pki, `https://127.0.0.1:${ports.api.get(frontDoor().name)}`, replicaPort(ports, CONTROLLER_MANAGER, replica)),
     // Its own serving certificate rather than the front door's (least privilege).
     KUBE_TLS_CERT_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).cert,
     KUBE_TLS_PRIVATE_KEY_FILE: servingCertPaths(pki, CONTROLLER_MANAGER).key,
@@ -440,15 +490,34 @@ export function launcherEnvironments(pki: PkiPaths, ports: Ports = readPorts()):
   return Object.fromEntries([...API_SERVICES.map((s) => [s.name, apiServiceEnv(s, ports, pki)] as const), [CONTROLLER_MANAGER, controllerManagerEnv(ports, pki)] as const]);
 }
 
-function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls): ChildSpec {
-  const port = ports.controllerManager;
+function controllerManagerSpec(ports: Ports, pki: PkiPaths, tls: ClientTls, replica = 0): ChildSpec {
+  const port = replicaPort(ports, CONTROLLER_MANAGER, replica);
   return {
-    name: CONTROLLER_MANAGER,
+    name: replicaName(ports, CONTROLLER_MANAGER, replica),
     command: process.execPath,
     args: [join(ROOT, 'dist/apps/controller-manager/src/main.js')],
-    env: { ...process.env, ...controllerManagerEnv(ports, pki) },
-    ports: [{ port, env: 'KUBE_CONTROLLER_MANAGER_PORT' }],
+    env: { ...process.env, ...controllerManagerEnv(ports, pki, replica) },
+    ports: [{ port, env: replica ? 'KUBE_REPLICA_PORT_STEP' : 'KUBE_CONTROLLER_MANAGER_PORT' }],
     describe: `https://127.0.0.1:${port} (health and metrics)`,
+    ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
+  };
+}
+
+/**
+ * With several aggregators, the front-door port is a TCP balancer's (scripts/tcp-balancer.ts): it spreads client
+ * connections over the aggregators and passes TLS through, so client certificates and ALPN reach them unchanged.
+ * Ready once a request through it reaches an aggregator's /readyz.
+ */
+function balancerSpec(ports: Ports, tls: ClientTls): ChildSpec {
+  const door = frontDoor();
+  const port = ports.api.get(door.name) as number;
+  const backends = Array.from({ length: replicaCount(ports, door.name) }, (_, i) => `--backend=127.0.0.1:${replicaPort(ports, door.name, i)}`);
+  return {
+    name: 'balancer',
+    command: process.execPath,
+    args: [join(ROOT, 'dist/scripts/tcp-balancer.js'), `--listen=127.0.0.1:${port}`, ...backends],
+    ports: [{ port, env: door.portEnv }],
+    describe: `https://127.0.0.1:${port} (TCP, round robin over ${backends.length} aggregators; TLS passes through)`,
     ready: async () => (await httpStatus(httpsGet, `https://127.0.0.1:${port}/readyz`, tls)) === 200,
   };
 }
@@ -472,7 +541,7 @@ function servingCertificates(): Record<string, string[]> {
 }
 
 /** Read by the front door only: its front-proxy client certificate and the backends it fronts. */
-function frontDoorEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
+function frontDoorEnv(ports: Ports, pki: PkiPaths, replica: number): Record<string, string> {
   return {
     KUBE_PROXY_CLIENT_CERT_FILE: pki.frontProxyClientCert,
     KUBE_PROXY_CLIENT_KEY_FILE: pki.frontProxyClientKey,
@@ -481,8 +550,15 @@ function frontDoorEnv(ports: Ports, pki: PkiPaths): Record<string, string> {
       .map((s) => `${s.name}=https://127.0.0.1:${ports.api.get(s.name)}`)
       .join(','),
     // The caller's path (empty: no log), else beside the PKI; KUBE_AUDIT_LOG_MAX* and the rest are inherited.
-    KUBE_AUDIT_LOG_PATH: process.env.KUBE_AUDIT_LOG_PATH ?? join(LOCAL, 'audit.log'),
+    KUBE_AUDIT_LOG_PATH: replicaAuditLog(process.env.KUBE_AUDIT_LOG_PATH ?? join(LOCAL, 'audit.log'), replica),
   };
+}
+
+/** Each aggregator replica writes (and rotates) a log of its own: audit.log, audit-1.log, … ('' and '-', stdout, stay). */
+export function replicaAuditLog(path: string, replica: number): string {
+  if (replica === 0 || path === '' || path === '-') return path;
+  const dot = path.lastIndexOf('.');
+  return dot > path.lastIndexOf('/') ? `${path.slice(0, dot)}-${replica}${path.slice(dot)}` : `${path}-${replica}`;
 }
 
 /** Service-account token keys (core-api signs TokenRequests and verifies, the front door verifies) */
@@ -505,6 +581,8 @@ function aggregatedServerEnv(service: ApiServiceSpec, ports: Ports, pki: PkiPath
     KUBE_REGISTER_CERT_FILE: own.cert,
     KUBE_REGISTER_KEY_FILE: own.key,
     KUBE_REGISTER_CA_FILE: pki.caCert,
+    // Replicas write the same Endpoints, every replica's port in it, rather than each its own over the others'.
+    ...(replicaCount(ports, service.name) > 1 ? { KUBE_REGISTER_REPLICA_PORTS: Array.from({ length: replicaCount(ports, service.name) }, (_, i) => replicaPort(ports, service.name, i)).join(',') } : {}),
   };
 }
 
@@ -588,7 +666,8 @@ class Child {
     labelWidth: number,
   ) {
     // Own process group: a terminal Ctrl-C reaches only the launcher, which then stops children in order.
-    this.process = spawn(spec.command, [...spec.args], { cwd: ROOT, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Through sh for RAISE_NOFILE; `exec` leaves the child itself with this pid.
+    this.process = spawn('/bin/sh', ['-c', RAISE_NOFILE, spec.command, ...spec.args], { cwd: ROOT, env: spec.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const label = `${spec.name.padEnd(labelWidth)} |`;
     for (const stream of [this.process.stdout, this.process.stderr]) {
       if (stream) createInterface({ input: stream }).on('line', (line) => this.print(label, line));
@@ -766,6 +845,34 @@ function displayPath(path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
+/** What main starts, in order: each group's first child once the previous group is ready, then the rest of the group. */
+function startGroups(ports: Ports, pki: PkiPaths, tls: ClientTls, infrastructure: ChildSpec[]): ChildSpec[][] {
+  const replicas = <T>(name: string, spec: (i: number) => T): T[] => Array.from({ length: replicaCount(ports, name) }, (_, i) => spec(i));
+  const groups: ChildSpec[][] = infrastructure.map((spec) => [spec]);
+  for (const service of API_SERVICES) {
+    groups.push(replicas(service.name, (i) => apiSpec(service, ports, pki, tls, i)));
+    // Right after the aggregators: the aggregated servers (after them in API_SERVICES) register through it.
+    if (service.frontDoor && balanced(ports)) groups.push([balancerSpec(ports, tls)]);
+  }
+  groups.push(replicas(CONTROLLER_MANAGER, (i) => controllerManagerSpec(ports, pki, tls, i)));
+  return groups;
+}
+
+/**
+ * Every child starts with its open-file soft limit raised to the hard limit (a shell's `ulimit -n`, as Node cannot
+ * set rlimits): each watch through the aggregator holds two descriptors, and 1,024, a common soft default, would
+ * stop it at ~500 watchers. What the hard limit allows is all a user process gets: say so when that is low.
+ */
+const RAISE_NOFILE = 'ulimit -S -n "$(ulimit -H -n)" 2>/dev/null; exec "$0" "$@"';
+const LOW_NOFILE = 65_536;
+
+function warnOnLowDescriptorLimit(): void {
+  const hard = execFileSync('/bin/sh', ['-c', 'ulimit -H -n'], { encoding: 'utf8' }).trim();
+  if (hard !== 'unlimited' && Number(hard) < LOW_NOFILE) {
+    log(`the open-file hard limit is ${hard}: each service may hold about ${Math.floor(Number(hard) / 2)} watches through the aggregator; raise it (as root: ulimit -Hn, limits.conf's nofile, systemd's LimitNOFILE=) for more`);
+  }
+}
+
 async function main(): Promise<void> {
   const ports = readPorts();
   log('checking etcd and nats-server');
@@ -782,13 +889,19 @@ async function main(): Promise<void> {
   const tracing = await ensureTracingConfig(pki);
   if (tracing) log(`every service exports its spans to 127.0.0.1:4317 (${displayPath(tracing)}): see them with npm run traces`);
 
-  const specs = [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...(KMS_PLUGIN ? [kmsPluginSpec(pki)] : []), ...API_SERVICES.map((s) => apiSpec(s, ports, pki, tls)), controllerManagerSpec(ports, pki, tls)];
+  const groups = startGroups(ports, pki, tls, [etcdSpec(binaries, ports, pki, await loadEtcdRootTls(pki)), natsSpec(binaries, ports, pki), ...(KMS_PLUGIN ? [kmsPluginSpec(pki)] : [])]);
+  const specs = groups.flat();
   await assertPortsFree(specs);
+  warnOnLowDescriptorLimit();
 
   const stack = new Stack(Math.max(...specs.map((s) => s.name.length)));
   handleSignals(stack);
   try {
-    for (const spec of specs) await stack.start(spec);
+    // A service's first replica alone (it may bootstrap), then its other replicas together.
+    for (const [first, ...others] of groups) {
+      await stack.start(first);
+      await Promise.all(others.map((spec) => stack.start(spec)));
+    }
   } catch (err) {
     // After Ctrl-C during start-up the signal handler is already stopping everything and will exit.
     if (!stack.isStopping) await fail(err, stack);
