@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { Agent as HttpAgent, createServer as createHttpServer, request as httpRequest, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
@@ -154,6 +154,34 @@ describe('proxyRequest (the lean HTTP/1.1 client to the backends)', () => {
     });
     expect(events).toEqual(['{"type":"ADDED"}\n', '{"type":"MODIFIED"}\n']);
     await closed;
+  });
+
+  it('relays a chunked stream to an HTTP/1.1 client as it came, ends it cleanly, and the client’s connection serves the next request', async () => {
+    handler = (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write('{"type":"ADDED"}\n');
+      res.write('x'.repeat(70_000));
+      setTimeout(() => res.end('{"type":"MODIFIED","ü":1}\n'), 20);
+    };
+    const agent = new HttpAgent({ keepAlive: true, maxSockets: 1 });
+    const get = (): Promise<{ body: string; complete: boolean; socket: Socket }> =>
+      new Promise((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port: frontPort, path: '/api/v1/configmaps?watch=true', agent }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (d: Buffer) => chunks.push(d));
+          res.on('end', () => resolve({ body: Buffer.concat(chunks).toString(), complete: res.complete, socket: res.socket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const first = await get();
+    expect(first.complete).toBe(true);
+    expect(first.body).toBe(`{"type":"ADDED"}\n${'x'.repeat(70_000)}{"type":"MODIFIED","ü":1}\n`);
+    const second = await get();
+    expect(second.body).toBe(first.body);
+    // The same client connection: the relayed body ended exactly where its last chunk did.
+    expect(second.socket).toBe(first.socket);
+    agent.destroy();
   });
 
   it('ends a proxied watch when its backend is declared unreachable (abortConnections), and keeps others', async () => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { Errors, StatusError } from '@kube/apimachinery';
-import type { UpgradeConnection, UserInfo } from '@kube/apiserver';
+import { chunkedSocket, type UpgradeConnection, type UserInfo } from '@kube/apiserver';
 import type { BackendConnection, BackendPool, Exchange } from './backend.pool';
 import { failoverInstance } from './backend.instances';
 import type { BackendAgents, BackendTarget } from './backend.target';
@@ -110,6 +110,8 @@ class ProxyExchange extends SettlesOnce implements Exchange {
   private bodyStarted = false;
   /** The backend socket is paused until the client's response drains (backpressure). */
   private backendPaused = false;
+  /** The client's HTTP/1.1 socket, when the backend's chunked body goes to it as it came (a watch: no re-framing). */
+  private relay?: Socket;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -210,17 +212,28 @@ class ProxyExchange extends SettlesOnce implements Exchange {
     }
     // Streams (watches: no Content-Length) get their headers at once; sized answers send headers and body
     // together, saving a TLS record per request.
-    if (head.streamed) res.flushHeaders();
+    if (head.streamed) {
+      res.flushHeaders();
+      // Chunked in, chunked out: the backend's chunks pass to the client's socket as they came, one write per read.
+      const socket = chunkedSocket(res);
+      if (socket && this.conn?.parser.relayChunks()) this.relay = socket;
+    }
   }
 
   onBody(chunk: Buffer): void {
     if (this.settled) return;
-    if (!this.res.write(chunk) && !this.backendPaused) {
+    const relay = this.relay;
+    let more: boolean;
+    if (!relay) more = this.res.write(chunk);
+    // Once the response ended, its socket may carry the client's next response.
+    else if (this.res.writableEnded || relay.destroyed) return;
+    else more = relay.write(chunk);
+    if (!more && !this.backendPaused) {
       const socket = this.conn?.socket;
       if (!socket) return;
       this.backendPaused = true;
       socket.pause();
-      this.res.once('drain', () => this.resumeBackend());
+      (relay ?? this.res).once('drain', () => this.resumeBackend());
     }
   }
 

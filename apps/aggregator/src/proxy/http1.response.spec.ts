@@ -38,6 +38,24 @@ describe('ResponseParser', () => {
     }
   });
 
+  it('relays a chunked body as it came when asked (framing kept, the last chunk and trailers left out), split at any byte', () => {
+    for (const step of [1, 2, 3, 5, 7, 11, 1000]) {
+      const out: Parsed = { heads: [], body: '', ends: [] };
+      const parser = new ResponseParser();
+      parser.reset({ onHead: (h) => (out.heads.push(h), expect(parser.relayChunks()).toBe(true)), onBody: (c) => (out.body += c.toString('latin1')), onEnd: (r) => out.ends.push(r) }, false);
+      const bytes = Buffer.from(CHUNKED, 'latin1');
+      for (let at = 0; at < bytes.length; at += step) parser.execute(bytes.subarray(at, at + step));
+      expect(out.body).toBe('7\r\n{"a":1}\r\n3;ext=1\r\nabc\r\n');
+      expect(out.ends).toEqual([true]);
+    }
+    // A sized body is not chunked: relayChunks changes nothing.
+    const parser = new ResponseParser();
+    let body = '';
+    parser.reset({ onHead: () => expect(parser.relayChunks()).toBe(false), onBody: (c) => (body += c.toString('latin1')), onEnd: () => undefined }, false);
+    parser.execute(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'));
+    expect(body).toBe('hello');
+  });
+
   it('leaves dropped (hop-by-hop) fields out of the headers but still honours them', () => {
     const r = parse('HTTP/1.1 200 OK\r\nConnection: close\r\nAudit-Id: x\r\nContent-Length: 2\r\n\r\nok', undefined, { dropped: ['connection', 'audit-id'] });
     expect(r.heads[0].headers).toEqual({ 'content-length': '2' });

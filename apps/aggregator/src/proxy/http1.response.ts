@@ -76,6 +76,8 @@ export class ResponseParser {
   private pending?: Buffer;
   private remaining = 0;
   private keepAlive = false;
+  /** The handler takes the chunked body as it came (relayChunks). */
+  private raw = false;
   /** Bytes of this response seen so far (a reused connection that fails before any may be retried). */
   received = 0;
 
@@ -90,7 +92,19 @@ export class ResponseParser {
     this.pending = undefined;
     this.remaining = 0;
     this.keepAlive = false;
+    this.raw = false;
     this.received = 0;
+  }
+
+  /**
+   * Called from onHead: when the body is chunked, onBody gets it as it came, chunk framing included (the last chunk
+   * and the trailers left out; onEnd says the body ended), for a proxy to relay to an HTTP/1.1 client without
+   * framing every chunk again. Returns whether the body is chunked (else nothing changes).
+   */
+  relayChunks(): boolean {
+    if (this.state !== State.ChunkSize) return false;
+    this.raw = true;
+    return true;
   }
 
   get done(): boolean {
@@ -118,6 +132,8 @@ export class ResponseParser {
       this.pending = undefined;
     }
     let at = 0;
+    /** Where the chunked bytes not yet handed on begin (raw mode), else -1. */
+    let rawFrom = -1;
     while (at < data.length) {
       switch (this.state) {
         case State.Head: {
@@ -125,6 +141,7 @@ export class ResponseParser {
           if (end < 0) return this.keep(data, at, MAX_HEAD_BYTES, 'response header');
           this.parseHead(data.toString('latin1', at, end));
           at = end + 4;
+          if (this.raw) rawFrom = at;
           break;
         }
         case State.Length: {
@@ -136,28 +153,36 @@ export class ResponseParser {
           break;
         }
         case State.ChunkSize: {
+          if (this.raw && rawFrom < 0) rawFrom = at;
           const eol = data.indexOf(CRLF, at);
-          if (eol < 0) return this.keep(data, at, MAX_CHUNK_LINE, 'chunk size line');
+          if (eol < 0) return this.keepRaw(data, rawFrom, at, MAX_CHUNK_LINE, 'chunk size line');
           const line = data.toString('latin1', at, eol > at && data[eol - 1] === 0x0d ? eol - 1 : eol);
           const semi = line.indexOf(';');
           const hex = (semi < 0 ? line : line.slice(0, semi)).trim();
           if (!HEX.test(hex)) throw new ResponseParseError(`invalid chunk size ${JSON.stringify(line.slice(0, 40))}`);
           this.remaining = parseInt(hex, 16);
           this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
+          if (this.remaining === 0 && rawFrom >= 0) {
+            // The last chunk is not relayed: whoever ends the relayed body writes its own.
+            this.body(data, rawFrom, at);
+            rawFrom = -1;
+          }
           at = eol + 1;
           break;
         }
         case State.ChunkData: {
+          if (this.raw && rawFrom < 0) rawFrom = at;
           const n = Math.min(this.remaining, data.length - at);
           this.remaining -= n;
-          this.body(data, at, at + n);
+          if (!this.raw) this.body(data, at, at + n);
           at += n;
           if (this.remaining === 0) this.state = State.ChunkDataEnd;
           break;
         }
         case State.ChunkDataEnd: {
           // The CRLF after a chunk's data.
-          if (data.length - at < 2) return this.keep(data, at, 2, 'chunk');
+          if (this.raw && rawFrom < 0) rawFrom = at;
+          if (data.length - at < 2) return this.keepRaw(data, rawFrom, at, 2, 'chunk');
           if (data[at] !== 0x0d || data[at + 1] !== CRLF) throw new ResponseParseError('missing CRLF after chunk data');
           at += 2;
           this.state = State.ChunkSize;
@@ -181,6 +206,13 @@ export class ResponseParser {
           throw new ResponseParseError('unexpected data after the response');
       }
     }
+    if (rawFrom >= 0) this.body(data, rawFrom, at);
+  }
+
+  /** keep(), handing on the raw bytes before `at` first. */
+  private keepRaw(data: Buffer, rawFrom: number, at: number, limit: number, what: string): void {
+    if (rawFrom >= 0) this.body(data, rawFrom, at);
+    this.keep(data, at, limit, what);
   }
 
   private keep(data: Buffer, at: number, limit: number, what: string): void {
