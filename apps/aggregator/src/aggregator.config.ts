@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { auditOptionsFromEnv, loadAuditPolicy, serverConfigFromEnv, type AuditOptions, type AuditPolicy, type ServerConfig } from '@kube/apiserver';
+import { auditOptionsFromEnv, http2ServingFromEnv, loadAuditPolicy, serverConfigFromEnv, type AuditOptions, type AuditPolicy, type Http2ServingOptions, type ServerConfig } from '@kube/apiserver';
 import type { AuthorizationMode } from '@kube/authorization';
 import { type GroupOwnership, groupOwnershipWith } from '@kube/registration';
 import type { ProxyClientCertificate } from './proxy/backend.target';
@@ -26,6 +26,8 @@ export interface AggregatorConfig {
   authorizationConfig?: string;
   /** Which service may announce which group/version over NATS (defaults plus KUBE_REGISTRATION_GROUP_OWNERS). */
   groupOwnership?: GroupOwnership;
+  /** HTTP/2 at the front door (KUBE_HTTP2, KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION); kube's defaults when absent. */
+  http2?: Http2ServingOptions;
 }
 
 /**
@@ -56,6 +58,7 @@ export function aggregatorConfigFromEnv(): AggregatorConfig {
     auditPolicy: process.env.KUBE_AUDIT_POLICY_FILE ? auditPolicyFrom(process.env.KUBE_AUDIT_POLICY_FILE) : undefined,
     audit: auditOptionsFromEnv(),
     groupOwnership: groupOwnershipWith(process.env.KUBE_REGISTRATION_GROUP_OWNERS),
+    http2: http2ServingFromEnv(),
   };
 }
 

@@ -121,7 +121,7 @@ export class AggregatorModule {
           provide: FrontDoor,
           useFactory: (local: GenericApiServer, routes: RoutingTable, discovery: DiscoveryMerger, openapi: OpenApiMerger, agents: BackendAgents, authz: AuthorizationSet, flowControl: FlowControl) =>
             new FrontDoor(
-              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens, structured: s.authentication.structured }, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, readHeaderTimeoutMs: s.readHeaderTimeoutMs, auditLogPath: config.auditLogPath, auditPolicy: config.auditPolicy, audit: config.audit, requestLog: s.requestLog, authorizer: authz.authorizer, flowControl },
+              { bindAddress: s.bindAddress, port: s.port, tls: s.tls, authentication: { clientCAPem: s.authentication.clientCAPem, tokens: s.authentication.tokens, structured: s.authentication.structured }, maxRequestsInFlight: s.maxRequestsInFlight, maxMutatingRequestsInFlight: s.maxMutatingRequestsInFlight, requestTimeoutMs: s.requestTimeoutMs, readHeaderTimeoutMs: s.readHeaderTimeoutMs, auditLogPath: config.auditLogPath, auditPolicy: config.auditPolicy, audit: config.audit, requestLog: s.requestLog, authorizer: authz.authorizer, flowControl, http2: config.http2 },
               local,
               routes,
               discovery,

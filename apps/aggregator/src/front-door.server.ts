@@ -1,8 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from 'node:https';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type RequestHandler, type RequestLogOptions } from '@kube/apiserver';
+import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type Http2ServingOptions, type RequestHandler, type RequestLogOptions, type SecureServer } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -29,7 +28,11 @@ export interface FrontDoorOptions {
   authorizer?: Authorizer;
   /** API Priority and Fairness (else max-in-flight). */
   flowControl?: FlowControl;
+  /** HTTP/2 beside HTTP/1.1 (KUBE_HTTP2, KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION); on with kube's limits when absent, as kube-apiserver serves it. */
+  http2?: Http2ServingOptions;
 }
+
+const KUBE_HTTP2: Http2ServingOptions = { enabled: true, maxStreamsPerConnection: 0 };
 
 /**
  * The front door: the shared handler chain (buildHandlerChain), then either our own apiregistration.k8s.io
@@ -39,7 +42,7 @@ export class FrontDoor {
   readonly health = new HealthChecks();
   private readonly authn: Authenticator;
   private readonly audit: AuditLog;
-  private server?: Server;
+  private server?: SecureServer;
   private readonly chain: RequestHandler;
   private shuttingDown = false;
   routesSynced = false;
@@ -78,7 +81,8 @@ export class FrontDoor {
   }
 
   async listen(): Promise<number> {
-    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
+    const serving = { ...this.options, http2: this.options.http2 ?? KUBE_HTTP2 };
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, serving, (req, res) => void this.chain(new ApiRequest(req, res)));
     serveUpgrades(server, this.chain);
     this.server = server;
     return port;

@@ -1,10 +1,15 @@
-import { ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
-import { createServer, type Server, type ServerOptions } from 'node:https';
+import { Server as HttpServer, ServerResponse, type IncomingMessage, type OutgoingHttpHeader, type OutgoingHttpHeaders } from 'node:http';
+import { createSecureServer, Http2ServerRequest, type Http2SecureServer, type Http2ServerResponse } from 'node:http2';
+import { createServer, type Server as HttpsServer, type ServerOptions } from 'node:https';
 import type { AddressInfo, Server as NetServer, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Errors } from '@kube/apimachinery';
+import { Errors, StatusError } from '@kube/apimachinery';
 import { ApiRequest, type RequestHandler } from './filters/api-request';
+import { closeHttp2Sessions, http2ServerOptions, manageHttp2Sessions, type Http2ServingOptions } from './http2.serving';
 import { writeStatus } from './response.writer';
+
+/** A secure server: HTTP/1.1 only, or HTTP/2 and HTTP/1.1 by ALPN on one port. */
+export type SecureServer = HttpsServer | Http2SecureServer;
 
 /** Where and how long a server waits for its clients (kube's secure serving: apiserver/pkg/server/secure_serving.go). */
 export interface ServingOptions {
@@ -17,6 +22,8 @@ export interface ServingOptions {
   requestTimeoutMs?: number;
   /** How long a request's head may take to arrive, and the TLS handshake before it (kube's ReadHeaderTimeout: 32 s). */
   readHeaderTimeoutMs?: number;
+  /** HTTP/2 beside HTTP/1.1 (ALPN), with kube's stream limit; absent or disabled: HTTP/1.1 only. */
+  http2?: Http2ServingOptions;
 }
 
 /** kube's ReadHeaderTimeout ("just shy of requestTimeoutUpperBound"). */
@@ -74,36 +81,55 @@ function inFlight(socket: Duplex): ServerResponse | undefined {
  */
 export async function listenHttps(
   tls: { certPem: string; keyPem: string; ca: string[] },
+  serving: ServingOptions & { http2?: undefined },
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  extra?: ServerOptions,
+): Promise<{ server: HttpsServer; port: number }>;
+export async function listenHttps(
+  tls: { certPem: string; keyPem: string; ca: string[] },
+  serving: ServingOptions,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  extra?: ServerOptions,
+): Promise<{ server: SecureServer; port: number }>;
+export async function listenHttps(
+  tls: { certPem: string; keyPem: string; ca: string[] },
   serving: ServingOptions,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   extra: ServerOptions = {},
-): Promise<{ server: Server; port: number }> {
+): Promise<{ server: SecureServer; port: number }> {
   const requestTimeout = serving.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const readHeaderTimeout = serving.readHeaderTimeoutMs ?? DEFAULT_READ_HEADER_TIMEOUT_MS;
   // Node checks both deadlines on a timer, not per connection: often enough that they hold within an eighth.
   const shortest = requestTimeout > 0 ? Math.min(requestTimeout, readHeaderTimeout) : readHeaderTimeout;
-  const server = createServer(
-    {
-      cert: tls.certPem,
-      key: tls.keyPem,
-      ca: tls.ca,
-      requestCert: true,
-      rejectUnauthorized: false,
-      keepAliveTimeout: 65_000,
-      handshakeTimeout: readHeaderTimeout,
-      // Node wants the head's deadline within the whole request's.
-      headersTimeout: requestTimeout > 0 ? Math.min(readHeaderTimeout, requestTimeout) : readHeaderTimeout,
-      requestTimeout,
-      connectionsCheckingInterval: Math.min(Math.max(Math.floor(shortest / 8), 100), 4000),
-      maxHeaderSize: MAX_HEADER_BYTES,
-      ServerResponse: BoundedDrainResponse,
-      ...extra,
-    },
-    handler,
-  );
-  server.maxRequestsPerSocket = MAX_REQUESTS_PER_CONNECTION;
-  // Node hands CONNECT to a 'connect' listener and drops the connection without one; kube answers 405.
-  server.on('connect', (_req: IncomingMessage, socket: Duplex) => endWithStatus(socket, 405));
+  const http1 = {
+    keepAliveTimeout: 65_000,
+    // Node wants the head's deadline within the whole request's.
+    headersTimeout: requestTimeout > 0 ? Math.min(readHeaderTimeout, requestTimeout) : readHeaderTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.min(Math.max(Math.floor(shortest / 8), 100), 4000),
+    maxHeaderSize: MAX_HEADER_BYTES,
+  };
+  const tlsOptions = { cert: tls.certPem, key: tls.keyPem, ca: tls.ca, requestCert: true, rejectUnauthorized: false, handshakeTimeout: readHeaderTimeout };
+  let server: SecureServer;
+  if (serving.http2?.enabled) {
+    // HTTP/2 requests come as the compatibility API's request/response, which offer what the handlers use of
+    // IncomingMessage/ServerResponse (headers, url, method, socket, writeHead/setHeader/write/end, 'close', 'drain').
+    const h2 = createSecureServer({ ...tlsOptions, ...http2ServerOptions(serving.http2), Http1ServerResponse: BoundedDrainResponse, ...extra }, handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void);
+    // Node's HTTP/1.1 connection handling reads its limits off the server (http.Server sets them from its options).
+    Object.assign(h2, http1, { requireHostHeader: true, rejectNonStandardBodyWrites: false, maxRequestsPerSocket: MAX_REQUESTS_PER_CONNECTION });
+    manageHttp2Sessions(h2, serving.http2);
+    server = h2;
+  } else {
+    const h1 = createServer({ ...tlsOptions, ...http1, ServerResponse: BoundedDrainResponse, ...extra }, handler);
+    h1.maxRequestsPerSocket = MAX_REQUESTS_PER_CONNECTION;
+    server = h1;
+  }
+  // Node hands CONNECT to a 'connect' listener and drops the connection without one; kube answers 405 (over
+  // HTTP/2 the listener gets the stream's request and response).
+  server.on('connect', (req: IncomingMessage | Http2ServerRequest, socket: Duplex | Http2ServerResponse) => {
+    if (req instanceof Http2ServerRequest) writeStatus(socket as unknown as ServerResponse, new StatusError(405, 'MethodNotAllowed', RAW_STATUS[405].message));
+    else endWithStatus(socket as Duplex, 405);
+  });
   server.on('clientError', (err: Error & { code?: string }, socket: Duplex) => {
     const res = inFlight(socket);
     if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT' && res && !res.headersSent) {
@@ -144,12 +170,14 @@ function endWithStatus(socket: Duplex, code: 400 | 405 | 431): void {
 const upgradedSockets = new WeakMap<NetServer, Set<Socket>>();
 
 /** Stops accepting, closes idle keep-alive connections at once and everything else (watches, upgrades) after 2 s. */
-export function closeGracefully(server: Server): Promise<void> {
+export function closeGracefully(server: SecureServer): Promise<void> {
   return new Promise<void>((resolve) => {
     server.close(() => resolve());
-    server.closeIdleConnections();
+    // An HTTP/2 server's HTTP/1.1 connections are tracked as an http.Server tracks them.
+    HttpServer.prototype.closeIdleConnections.call(server);
+    if (!(server instanceof HttpServer)) closeHttp2Sessions(server, 2000);
     setTimeout(() => {
-      server.closeAllConnections();
+      HttpServer.prototype.closeAllConnections.call(server);
       for (const socket of upgradedSockets.get(server) ?? []) socket.destroy();
     }, 2000).unref();
   });

@@ -34,7 +34,8 @@ export function backendHeaders(req: IncomingMessage, user: UserInfo, target: Bac
   const headers = req.headers;
   for (const k in headers) {
     const v = headers[k];
-    if (v === undefined || DROPPED_REQUEST_HEADERS.has(k) || k.startsWith('x-remote-') || k.startsWith('impersonate-')) continue;
+    // HTTP/2's pseudo-header fields (:method, :path, :authority, :scheme) are the request line, not headers.
+    if (v === undefined || k.charCodeAt(0) === 58 || DROPPED_REQUEST_HEADERS.has(k) || k.startsWith('x-remote-') || k.startsWith('impersonate-')) continue;
     if (typeof v === 'string') out.push(k, v);
     else for (const one of v) out.push(k, one);
   }
