@@ -43,7 +43,7 @@ type Pki = Awaited<ReturnType<typeof ensurePki>>;
 
 const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'encryption', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
-/** Minutes each: only with `--scale` or by name (bench/scale.bench.ts). */
+/** Minutes each: only with `--scale`, `--only scale` or by name (bench/scale*.ts); `--quick` runs them with smaller counts. */
 const SCALE_FIGURES = ['scale-replicas', 'scale-watchers', 'scale-configmaps', 'scale-crs', 'scale-namespaces', 'scale-crds', 'scale-apiservices'] as const;
 /** Only by name: Deployments on simulated nodes (bench/workloads.bench.ts). */
 const OPT_IN_FIGURES = ['workloads'] as const;
@@ -352,7 +352,7 @@ async function main(): Promise<void> {
     // 5. extensions and the aggregator in front of core-api; then 100,000 configmaps on an etcd of their own.
     const stackFigures: Figure[] = ['watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc', 'workloads', 'scale-watchers', 'scale-crds', 'scale-apiservices'];
     if (stackFigures.some(wanted)) await benchWithExtensionsAndAggregator(children, etcd.endpoint, apiPort, api.pid, tls, pki);
-    if (wanted('scale-configmaps')) await benchScaleConfigmaps({ root: ROOT, pki, tls, seconds: SECONDS });
+    if (wanted('scale-configmaps')) await benchScaleConfigmaps({ root: ROOT, pki, tls, seconds: SECONDS, quick: QUICK });
     // Each on a stack of its own (bench/scale.stack.ts).
     if (wanted('scale-replicas')) await benchScaleReplicas({ root: ROOT, seconds: SECONDS, settle: SETTLE, quick: QUICK });
     if (wanted('scale-crs')) await benchScaleCrs({ root: ROOT, quick: QUICK });
@@ -418,7 +418,7 @@ async function benchWithExtensionsAndAggregator(children: ChildProcess[], etcdEn
   if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint, pki, tls, seconds: SECONDS });
   if (wanted('gc')) await benchGarbageCollector({ root: ROOT, aggPort, pki, tls, quick: QUICK });
   if (wanted('workloads')) await benchWorkloads({ root: ROOT, aggPort, pki, tls, quick: QUICK });
-  const scale = { root: ROOT, pki, tls, seconds: SECONDS };
+  const scale = { root: ROOT, pki, tls, seconds: SECONDS, quick: QUICK };
   if (wanted('scale-watchers')) await benchScaleWatchers({ ...scale, apiPort, apiPid, aggPort, aggPid: aggregator.pid, quick: QUICK });
   if (wanted('scale-apiservices')) await benchScaleApiServices({ ...scale, aggPort });
   if (wanted('scale-crds')) await benchScaleCrds({ ...scale, aggPort, extPid: ext.pid, readExtensionsMemory: () => extProbe.read(ext.pid) });

@@ -33,13 +33,13 @@ export interface ScaleBenchTarget {
   pki: PkiPaths;
   tls: TlsClient;
   seconds: number;
+  /** `--quick`: a tenth of the objects or fewer. */
+  quick?: boolean;
 }
 
-const WATCHERS = Number(process.env.BENCH_SCALE_WATCHERS ?? 10_000);
 const WATCHERS_PER_PROCESS = 2500;
-const CONFIGMAPS = Number(process.env.BENCH_SCALE_CONFIGMAPS ?? 100_000);
-const CRDS = Number(process.env.BENCH_SCALE_CRDS ?? 1000);
-const APISERVICES = Number(process.env.BENCH_SCALE_APISERVICES ?? 100);
+/** A count: its BENCH_SCALE_* variable, else the full run's or `--quick`'s (a few minutes for every scale figure). */
+const scaleCount = (env: string, full: number, quick: number, isQuick?: boolean): number => Number(process.env[env] ?? (isQuick ? quick : full));
 const AGGREGATED_DISCOVERY = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList';
 const MB = 1024 * 1024;
 
@@ -74,8 +74,8 @@ async function timeGets(port: number, tls: TlsClient, path: string, rounds: numb
 
 // ---- 10,000 watchers ----
 
-/** How many watches fit a server's open-file limit at `socketsEach` sockets each, in thousands, leaving 2,000 spare. */
-const fit = (limit: number, socketsEach: number): number => (Number.isNaN(limit) ? WATCHERS : Math.max(1000, Math.floor((limit - 2000) / socketsEach / 1000) * 1000));
+/** How many watches fit a server's open-file limit at `socketsEach` sockets each, in thousands, leaving 2,000 spare (no limit known: any). */
+const fit = (limit: number, socketsEach: number): number => (Number.isNaN(limit) ? Infinity : Math.max(1000, Math.floor((limit - 2000) / socketsEach / 1000) * 1000));
 
 export interface FanOutResult {
   p50: number;
@@ -173,7 +173,7 @@ export async function fanOut(root: string, ports: number | readonly number[], tl
  * and RSS per watch are read while every watch is open.
  */
 export async function benchScaleWatchers(t: ScaleBenchTarget & { apiPort: number; apiPid?: number; aggPort?: number; aggPid?: number; quick: boolean }): Promise<void> {
-  const wanted = Number(process.env.BENCH_SCALE_WATCHERS ?? (t.quick ? 2500 : WATCHERS));
+  const wanted = scaleCount('BENCH_SCALE_WATCHERS', 10_000, 2500, t.quick);
   const writes = t.quick ? 3 : 5;
   const apiLimit = raiseOpenFiles(t.apiPid, Math.max(SCALE_OPEN_FILES, wanted + 4096));
   const detail = (r: FanOutResult, extra: string): string =>
@@ -252,6 +252,7 @@ async function watchersOverReplicas(t: ScaleBenchTarget, wanted: number, writes:
 // ---- 100,000 configmaps ----
 
 export async function benchScaleConfigmaps(t: ScaleBenchTarget): Promise<void> {
+  const CONFIGMAPS = scaleCount('BENCH_SCALE_CONFIGMAPS', 100_000, 10_000, t.quick);
   const etcd = await startEtcd();
   const probe = memoryProbe(t.root, join(tempDir('bench-heap'), 'core-api.json'));
   const raw = new Etcd3({ hosts: etcd.endpoint.replace('http://', ''), grpcOptions: { 'grpc.max_receive_message_length': -1 } });
@@ -377,6 +378,7 @@ async function discoveryFigures(aggPort: number, tls: TlsClient, label: string):
 }
 
 export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; extPid?: number; readExtensionsMemory(): Promise<NodeJS.MemoryUsage> }): Promise<void> {
+  const CRDS = scaleCount('BENCH_SCALE_CRDS', 1000, 100, t.quick);
   const agent = agentFor(t.tls, 16);
   const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
   try {
@@ -445,6 +447,7 @@ export async function benchScaleCrds(t: ScaleBenchTarget & { aggPort: number; ex
 // ---- 100 APIServices ----
 
 export async function benchScaleApiServices(t: ScaleBenchTarget & { aggPort: number }): Promise<void> {
+  const APISERVICES = scaleCount('BENCH_SCALE_APISERVICES', 100, 20, t.quick);
   const ca = await loadCertificateAuthority(t.pki.caCert, t.pki.caKey);
   const serving = await issueCertificate(ca, { commonName: 'scale-stub', dnsNames: ['scale-stub.default.svc'], usage: 'server' });
   const stub = await startStubAggregatedServer(serving.certPem, serving.keyPem);
