@@ -292,6 +292,33 @@ describe('helm lint and helm template', () => {
     expect(LOCAL_AGGREGATED_SERVERS.flatMap(aggregatedServerRbac)).toEqual(expect.arrayContaining(JSON.parse(JSON.stringify(expected)) as unknown[]));
   });
 
+  it('runs two replicas of core-api, extensions, the aggregator and the controller-manager by default, each under a PodDisruptionBudget; an aggregated server runs the replicas asked for', () => {
+    type Obj = { kind: string; metadata: { name: string }; spec?: any };
+    const render = (...args: string[]): Obj[] => {
+      const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts', ...args], { encoding: 'utf8' });
+      expect(rendered.status, rendered.stderr).toBe(0);
+      return parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    };
+    const docs = render();
+    const named = (kind: string, name: string, from = docs): Obj | undefined => from.find((d) => d.kind === kind && d.metadata.name === `kts-kube-ts-${name}`);
+    for (const c of ['core-api', 'extensions', 'aggregator', 'controller-manager']) {
+      expect(named('Deployment', c)?.spec.replicas, c).toBe(2);
+      const pdb = named('PodDisruptionBudget', c);
+      expect(pdb?.spec.maxUnavailable, c).toBe(1);
+      expect(pdb?.spec.selector.matchLabels, c).toEqual(named('Deployment', c)?.spec.selector.matchLabels);
+    }
+    // One replica of an aggregated server by default, and no budget that would block every drain.
+    expect(named('Deployment', 'counts-apiserver')?.spec.replicas).toBe(1);
+    expect(named('PodDisruptionBudget', 'counts-apiserver')).toBeUndefined();
+    const two = render('--set', 'aggregatedApiservers[0].name=counts-apiserver,aggregatedApiservers[0].main=dist/apps/counts-apiserver/src/main.js,aggregatedApiservers[0].port=6447,aggregatedApiservers[0].group=counts.example.com,aggregatedApiservers[0].version=v1alpha1,aggregatedApiservers[0].replicas=2', '--set', 'sampleApiserver.replicas=2');
+    expect(named('Deployment', 'counts-apiserver', two)?.spec.replicas).toBe(2);
+    expect(named('PodDisruptionBudget', 'counts-apiserver', two)?.spec.maxUnavailable).toBe(1);
+    expect(named('Deployment', 'sample-apiserver', two)?.spec.replicas).toBe(2);
+    // Replicas of an aggregated server register the Service's ClusterIP, which spreads connections over them.
+    const registerAddress = (named('Deployment', 'counts-apiserver', two)?.spec.template.spec.containers[0].env as Array<{ name: string; value?: string }>).find((e) => e.name === 'KUBE_REGISTER_ADDRESS');
+    expect(registerAddress?.value).toMatch(/_SERVICE_HOST\)$/);
+  });
+
   it('has core-api and extensions announce over NATS the Service the aggregator reaches them by', () => {
     const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts'], { encoding: 'utf8' });
     expect(rendered.status, rendered.stderr).toBe(0);
