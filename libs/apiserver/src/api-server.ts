@@ -8,6 +8,7 @@ import { Authenticator, type AuthenticationOptions } from './authentication';
 import type { Authorizer } from './authorization/authorizer';
 import { ApiRequest, respondWithError, type RequestHandler } from './filters/api-request';
 import { buildHandlerChain } from './filters/handler-chain';
+import { STORAGE_OBJECTS_HEADER } from './flowcontrol/flowcontrol.types';
 import type { Impersonator } from './filters/with-impersonation';
 import { closeGracefully, listenHttps } from './https.listener';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
@@ -433,6 +434,8 @@ export class GenericApiServer {
       case 'list': {
         const list = await h.list(ns, listQuery(query), user);
         const { result: _r, ...body } = list;
+        // APF at the front door costs the next LIST of this resource by it.
+        if (_r.storedObjects !== undefined) res.setHeader(STORAGE_OBJECTS_HEADER, _r.storedObjects);
         if (negotiated.as?.kind === 'Table') {
           const table = buildTable(h.def.tableColumns ?? [], body.items, body.metadata, includeObject(query), true, h.def.tableAge ?? true);
           writeObject(res, 200, table, negotiated.format, ctx.warnings);

@@ -86,7 +86,7 @@ export class Cacher implements StorageInterface {
       // creates): a client's paged list is read from etcd, and its watch from that list's resourceVersion then finds
       // the cache's window open from before it, instead of the watch starting it later and answering 410 Gone.
       this.cache.start().catch(() => undefined);
-      return this.storage.list(namespace, opts);
+      return this.storage.list(namespace, opts).then((r) => (this.cache.synced ? { ...r, storedObjects: this.cache.size } : r));
     }
     if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts);
     let all: KubeObject[];
@@ -95,7 +95,7 @@ export class Cacher implements StorageInterface {
     } catch (cached) {
       return this.storage.list(namespace, opts).catch((err: unknown) => Promise.reject(isStatusError(err) ? err : cached));
     }
-    return { items: opts.predicate ? all.filter(opts.predicate) : all, resourceVersion: String(this.cache.revision) };
+    return { items: opts.predicate ? all.filter(opts.predicate) : all, resourceVersion: String(this.cache.revision), storedObjects: this.cache.size };
   }
 
   async watch(namespace: string | undefined, opts: WatchOptions = {}): Promise<WatchChannel<StorageEvent>> {

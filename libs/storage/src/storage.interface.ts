@@ -40,6 +40,8 @@ export interface ListResult {
   resourceVersion: string;
   continue?: string;
   remainingItemCount?: number;
+  /** The objects the resource stores (its watch cache's size), when a cache knows it: APF costs LISTs by it. */
+  storedObjects?: number;
 }
 
 export interface CreateOptions {

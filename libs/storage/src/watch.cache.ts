@@ -95,6 +95,11 @@ export class WatchCache implements RegistrySubscriber {
     return this.pending === undefined;
   }
 
+  /** The objects the cache holds (APF's object count for the resource). */
+  get size(): number {
+    return this.objects.size;
+  }
+
   /** Lists the prefix once and follows the registry watch; resolves when the cache can serve reads. */
   start(): Promise<void> {
     this.syncing ??= this.sync();

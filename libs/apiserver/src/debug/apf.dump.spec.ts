@@ -31,10 +31,16 @@ describe('the APF debug dumps (kube apf_controller_debug.go)', () => {
     while (fc.level('tiny')?.queueSet?.waitingRequests !== 1) await new Promise((resolve) => setTimeout(resolve, 5));
 
     const levels = rows(dumpPriorityLevels(fc));
-    expect(levels[0]).toEqual(['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests']);
-    expect(levels.find((r) => r[0] === 'tiny')).toEqual(['tiny', '1', 'false', 'false', '1', '1']);
-    expect(levels.find((r) => r[0] === 'exempt')).toEqual(['exempt', '0', 'false', 'false', '0', '0']);
-    expect(levels.find((r) => r[0] === 'catch-all')?.slice(1)).toEqual(['0', 'true', 'false', '0', '0']);
+    // kube's ten columns, then the seats borrowing left each level (ours).
+    expect(levels[0]).toEqual([
+      ...['PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'DispatchedRequests', 'RejectedRequests', 'TimedoutRequests', 'CancelledRequests'],
+      ...['NominalLimitSeats', 'LowerLimitSeats', 'UpperLimitSeats', 'CurrentLimitSeats', 'SeatsInUse', 'DemandSeatsSmoothed'],
+    ]);
+    expect(levels.find((r) => r[0] === 'tiny')).toEqual(['tiny', '1', 'false', 'false', '1', '1', '1', '0', '0', '0', '1', '1', '1', '1', '1', expect.stringMatching(/^\d+\.\d\d$/)]);
+    expect(levels.find((r) => r[0] === 'exempt')?.slice(0, 15)).toEqual(['exempt', '0', 'false', 'false', '0', '0', '0', '0', '0', '0', '0', '0', '1', '0', '0']);
+    expect(levels.find((r) => r[0] === 'catch-all')?.slice(1, 10)).toEqual(['0', 'true', 'false', '0', '0', '0', '0', '0', '0']);
+    // kube's order: by name.
+    expect(levels.slice(1).map((r) => r[0])).toEqual(['catch-all', 'exempt', 'tiny']);
 
     const queues = rows(dumpQueues(fc));
     expect(queues[0]).toEqual(['PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests', 'SeatsInUse', 'NextDispatchR', 'InitialSeatsSum', 'MaxSeatsSum', 'TotalWorkSum']);
@@ -43,16 +49,16 @@ describe('the APF debug dumps (kube apf_controller_debug.go)', () => {
     expect(tiny[0]).toEqual(['tiny', '0', '1', '1', '1', expect.stringMatching(/^\d+\.\d{8}ss$/), '1', '1', '0.00300000ss']);
 
     const requests = rows(dumpRequests(fc, true));
-    expect(requests[0]).toEqual(['PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency', 'UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource']);
+    expect(requests[0]).toEqual(['PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency', 'StartTime', 'UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource']);
     expect(requests).toHaveLength(2);
-    const [pl, fs, qi, ri, distinguisher, arrived, initial, final, latency, user, verb, path, ns, name, gv, resource, subresource] = requests[1];
-    expect([pl, fs, qi, ri, distinguisher, initial, final, latency]).toEqual(['tiny', 'tiny', '0', '0', 'flooder', '1', '0', '0s']);
+    const [pl, fs, qi, ri, distinguisher, arrived, initial, final, latency, start, user, verb, path, ns, name, gv, resource, subresource] = requests[1];
+    expect([pl, fs, qi, ri, distinguisher, initial, final, latency, start]).toEqual(['tiny', 'tiny', '0', '0', 'flooder', '1', '0', '0s', '0001-01-01T00:00:00Z']);
     expect(Date.parse(arrived)).toBeGreaterThanOrEqual(before - 1);
     expect(arrived).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/);
     expect([user, verb, path, ns, name, gv, resource]).toEqual(['flooder', 'get', '/api/v1/namespaces/demo/configmaps/one', 'demo', 'one', 'v1', 'configmaps']);
     expect(subresource).toBe('');
-    // Without includeRequestDetails, the first nine columns only.
-    expect(rows(dumpRequests(fc, false))[1]).toHaveLength(9);
+    // Without includeRequestDetails, the first ten columns only.
+    expect(rows(dumpRequests(fc, false))[1]).toHaveLength(10);
 
     held[0]();
     expect((await running).status).toBe(200);
@@ -76,7 +82,7 @@ describe('the APF debug dumps (kube apf_controller_debug.go)', () => {
     expect(serveApfDump(res, '/debug/api_priority_and_fairness/dump_priority_levels', new URLSearchParams(), fc)).toBe(200);
     expect(written.headers?.['Content-Type']).toBe('text/plain; charset=utf-8');
     expect(written.body).toBe(tabwrite(dumpPriorityLevels(fc)));
-    expect(written.body?.split('\n')[0]).toBe('PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests');
+    expect(written.body?.split('\n')[0]).toMatch(/^PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests, DispatchedRequests, RejectedRequests, TimedoutRequests, CancelledRequests, NominalLimitSeats, /);
     expect(serveApfDump(res, '/debug/api_priority_and_fairness/other', new URLSearchParams(), fc)).toBe(0);
   });
 });

@@ -1,12 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import type { ApiRequest } from '../filters/api-request';
-import type { FlowControl, FlowMetrics } from '../flowcontrol/flow-control';
-import type { QueueSetDump } from '../flowcontrol/queue-set';
+import type { FlowControl } from '../flowcontrol/flow-control';
 import { tabwrite } from './tab.writer';
 
 const PREFIX = '/debug/api_priority_and_fairness/';
-/** kube's estimated service time of one seat (the work our queues count one unit of). */
-const SEAT_SECONDS_PER_UNIT = 0.003;
 const SS_SCALE = 100_000_000;
 
 /**
@@ -39,42 +36,46 @@ export function serveApfDump(res: ServerResponse, path: string, query: URLSearch
 
 const row = (...columns: Array<string | number | boolean>): string => columns.map(String).join(',\t');
 
-function levels(fc: FlowControl): Array<{ name: string; quiescing: boolean; dump?: QueueSetDump<FlowMetrics>; idle: boolean }> {
-  return [...fc.priorityLevels()].map((l) => ({ name: l.name, quiescing: l.quiescing, dump: l.queueSet?.dump(), idle: l.queueSet ? l.queueSet.idle : false }));
-}
-
 export function dumpPriorityLevels(fc: FlowControl): string {
-  let out = row('PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests') + '\n';
-  for (const l of levels(fc)) {
+  // kube's ten columns, then the level's seats as borrowing left them (kube has those in metrics only).
+  let out =
+    row('PriorityLevelName', 'ActiveQueues', 'IsIdle', 'IsQuiescing', 'WaitingRequests', 'ExecutingRequests', 'DispatchedRequests', 'RejectedRequests', 'TimedoutRequests', 'CancelledRequests') +
+    ',\t' +
+    row('NominalLimitSeats', 'LowerLimitSeats', 'UpperLimitSeats', 'CurrentLimitSeats', 'SeatsInUse', 'DemandSeatsSmoothed') +
+    '\n';
+  for (const l of [...fc.priorityLevels()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     // An exempt level has no queues in kube either (its noRestraint set dumps empty and is never idle).
-    const d = l.dump ?? { queues: [], waiting: 0, executing: 0 };
-    out += row(l.name, d.queues.filter((q) => q.waiting.length > 0).length, l.idle, l.quiescing, d.waiting, d.executing) + '\n';
+    const d = l.queueSet?.dump();
+    const active = d ? d.queues.filter((q) => q.waiting.length > 0).length : 0;
+    out += row(l.name, active, l.queueSet ? l.queueSet.idle : false, l.quiescing, d?.waiting ?? 0, d?.executing ?? 0, d?.dispatched ?? 0, d?.rejected ?? 0, d?.timedOut ?? 0, d?.cancelled ?? 0);
+    out += ',\t' + row(l.nominalCL, l.minCL, l.maxCL, l.currentCL, d?.seatsInUse ?? l.seatDemand.value, l.seatDemandStats.smoothed.toFixed(2)) + '\n';
   }
   return out;
 }
 
 export function dumpQueues(fc: FlowControl): string {
   let out = row('PriorityLevelName', 'Index', 'PendingRequests', 'ExecutingRequests', 'SeatsInUse', 'NextDispatchR', 'InitialSeatsSum', 'MaxSeatsSum', 'TotalWorkSum') + '\n';
-  for (const l of levels(fc)) {
-    (l.dump?.queues ?? []).forEach((q, i) => {
-      const waiting = q.waiting.length;
-      out += row(l.name, i, waiting, q.executing, q.executing, seatSeconds(q.nextDispatch), waiting, waiting, seatSeconds(waiting)) + '\n';
+  for (const l of fc.priorityLevels()) {
+    (l.queueSet?.dump().queues ?? []).forEach((q, i) => {
+      out += row(l.name, i, q.waiting.length, q.executing, q.seatsInUse, seatSeconds(q.nextDispatchR), q.initialSeatsSum, q.maxSeatsSum, seatSeconds(q.totalWorkSum)) + '\n';
     });
   }
   return out;
 }
 
+const ZERO_TIME = '0001-01-01T00:00:00Z';
+
 export function dumpRequests(fc: FlowControl, details: boolean): string {
-  let out = row('PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency');
+  let out = row('PriorityLevelName', 'FlowSchemaName', 'QueueIndex', 'RequestIndexInQueue', 'FlowDistingsher', 'ArriveTime', 'InitialSeats', 'FinalSeats', 'AdditionalLatency', 'StartTime');
   if (details) out += ',\t' + row('UserName', 'Verb', 'APIPath', 'Namespace', 'Name', 'APIVersion', 'Resource', 'SubResource');
   out += '\n';
-  for (const l of levels(fc)) {
-    (l.dump?.queues ?? []).forEach((q, iq) =>
+  for (const l of fc.priorityLevels()) {
+    (l.queueSet?.dump().queues ?? []).forEach((q, iq) =>
       q.waiting.forEach((w, ir) => {
         const r = w.detail as ApiRequest | undefined;
         const schema = fc.flowSchema(w.tag.flowSchema);
         const distinguisher = r?.user && schema ? schema.distinguisher(r.user, r.info) : '';
-        out += row(l.name, w.tag.flowSchema, iq, ir, distinguisher, rfc3339Nano(w.arrivedAt), 1, 0, '0s');
+        out += row(l.name, w.tag.flowSchema, iq, ir, distinguisher, rfc3339Nano(w.arrivedAt), w.estimate.initialSeats, w.estimate.finalSeats, goDuration(w.estimate.additionalLatencyMs), ZERO_TIME);
         if (details) {
           const info = r?.info;
           const gv = info ? (info.group ? `${info.group}/${info.version}` : info.version) : '';
@@ -88,9 +89,22 @@ export function dumpRequests(fc: FlowControl, details: boolean): string {
 }
 
 /** kube's SeatSeconds.String(): fixed point with 8 decimals and the unit "ss". */
-function seatSeconds(units: number): string {
-  const ss = Math.round(units * SEAT_SECONDS_PER_UNIT * SS_SCALE);
-  return `${Math.floor(ss / SS_SCALE)}.${String(ss % SS_SCALE).padStart(8, '0')}ss`;
+function seatSeconds(ss: number): string {
+  const fixed = Math.round(ss * SS_SCALE);
+  const sign = fixed < 0 ? '-' : '';
+  const a = Math.abs(fixed);
+  return `${sign}${Math.floor(a / SS_SCALE)}.${String(a % SS_SCALE).padStart(8, '0')}ss`;
+}
+
+/** Go's time.Duration.String() for durations under a minute. */
+export function goDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const ns = Math.round(ms * 1e6);
+  const trim = (x: number): string => String(Number(x.toFixed(9)));
+  if (ns < 1000) return `${ns}ns`;
+  if (ns < 1e6) return `${trim(ns / 1e3)}µs`;
+  if (ns < 1e9) return `${trim(ns / 1e6)}ms`;
+  return `${trim(ns / 1e9)}s`;
 }
 
 /** Go's time.RFC3339Nano in UTC: trailing zeros of the fraction dropped. */

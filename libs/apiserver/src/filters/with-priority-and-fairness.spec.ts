@@ -51,8 +51,9 @@ describe('withPriorityAndFairness', () => {
     const admin = await server.request('GET', '/api/v1/namespaces', { 'x-test-user': 'admin' });
     expect(admin.status).toBe(200);
     expect(admin.headers['x-kubernetes-pf-flowschema-uid']).toBe('');
+    // A watch takes a seat until it is set up (kube's watch initialization): the full level turns it away too.
     const watch = await server.request('GET', '/api/v1/namespaces?watch=true', { 'x-test-user': 'flooder' });
-    expect(watch.status).toBe(200);
+    expect(watch.status).toBe(429);
 
     held[0]();
     expect((await running).status).toBe(200);
@@ -77,4 +78,28 @@ describe('withPriorityAndFairness', () => {
     held[0]();
     expect((await running).status).toBe(200);
   });
+
+  it("learns a resource's stored count from the LIST answers of the server behind, costs the next LIST by it, and keeps it from the client", async () => {
+    const fc = new FlowControl({ serverConcurrencyLimit: 600, requestWaitLimitMs: 10_000, borrowingPeriodMs: 0 });
+    server = await serveFilters([asTestUser, withPriorityAndFairness(fc)], async (r) => {
+      // As the proxy answers: the backend's head, lower-case names, in one writeHead.
+      r.res.writeHead(200, { 'content-type': 'application/json', 'x-kube-ts-storage-objects': '450' });
+      r.res.end('{}');
+      return 200;
+    });
+    const seats = async (): Promise<number> =>
+      ((await register.getSingleMetric('apiserver_flowcontrol_work_estimated_seats')?.get())?.values ?? [])
+        .filter((v) => v.metricName === 'apiserver_flowcontrol_work_estimated_seats_sum' && v.labels.flow_schema === 'global-default')
+        .reduce((sum, v) => sum + v.value, 0);
+    const before = await seats();
+    const first = await server.request('GET', '/api/v1/namespaces/a/configmaps');
+    expect(first.status).toBe(200);
+    expect(first.headers['x-kube-ts-storage-objects']).toBeUndefined();
+    expect(fc.objectCounts.get('configmaps')).toBe(450);
+    // Unknown at first: one seat; then ceil(450 / 100) = 5 (global-default may give one request up to 7).
+    expect((await seats()) - before).toBe(1);
+    await server.request('GET', '/api/v1/namespaces/a/configmaps');
+    expect((await seats()) - before).toBe(1 + 5);
+  });
 });
+

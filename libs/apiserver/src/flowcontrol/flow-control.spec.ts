@@ -49,7 +49,16 @@ describe('FlowControl with kube\'s bootstrap configuration', () => {
     expect(fc.level('catch-all')?.nominalConcurrencyLimit).toBe(Math.ceil((600 * 5) / 245));
     expect(fc.level('workload-low')?.nominalConcurrencyLimit).toBe(Math.ceil((600 * 100) / 245));
     expect(fc.level('exempt')?.exempt).toBe(true);
-    expect(fc.level('catch-all')?.queueSet?.concurrencyLimit).toBe(13);
+    // The queue set runs on the current limit, which borrowing keeps between the lower and upper limits.
+    const catchAll = fc.level('catch-all');
+    expect([catchAll?.minCL, catchAll?.maxCL]).toEqual([13, 13 + 600]);
+    expect(catchAll?.queueSet?.concurrencyLimit).toBe(catchAll?.currentCL);
+    // workload-low lends 90% of its 245 seats: round(0.9 × 245) = 221, its lower limit 24; global-default may borrow without limit.
+    expect(fc.level('workload-low')?.minCL).toBe(245 - 221);
+    expect(fc.level('global-default')?.maxCL).toBe(49 + 600);
+    // kube's max seats of one request: max(1, min(ceil(15% of nominal), nominal / handSize)).
+    expect(fc.level('global-default')?.maxSeats).toBe(Math.min(Math.ceil(49 * 0.15), Math.trunc(49 / 6)));
+    expect(fc.level('catch-all')?.maxSeats).toBe(0);
   });
 });
 

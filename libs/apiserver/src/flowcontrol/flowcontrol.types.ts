@@ -86,3 +86,10 @@ export interface PriorityLevelConfiguration extends KubeObject {
   };
   status?: { conditions?: Condition[] };
 }
+
+/**
+ * kube-ts's own response header: the objects the answering server's watch cache holds for the listed resource,
+ * named on every LIST it serves. APF at the front door estimates a LIST's seats from it (kube reads the count from
+ * its own storage, which the front door does not have).
+ */
+export const STORAGE_OBJECTS_HEADER = 'X-Kube-Ts-Storage-Objects';

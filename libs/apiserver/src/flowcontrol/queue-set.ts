@@ -1,16 +1,19 @@
 /**
- * Fair queuing for one priority level (kube's fairqueuing/queueset, simplified): a concurrency limit in seats
- * (one per request), and for a Queue level `queues` FIFO queues. A flow is dealt `handSize` queues by shuffle
- * sharding on its hash and waits in the shortest; seats go to queues in start-time fair queuing order (each
- * request's virtual start is max(virtual time, its queue's last finish), one unit of work each), so a flow that
- * floods its queues gets no more seats than any other busy queue.
+ * Fair queuing for one priority level (kube's fairqueuing/queueset): a concurrency limit in seats, and for a
+ * Queue level `queues` FIFO queues. A flow is dealt `handSize` queues by shuffle sharding on its hash and waits in
+ * the one of them with the least work waiting. Seats go to queues by virtual finish time in seat-seconds: the
+ * virtual clock R advances at min(seats wanted, limit) / active queues per real second, each dispatch advances its
+ * queue's next dispatch R by the request's work (seats × estimated service time, plus its final seats × their
+ * additional latency), and the estimate is corrected by the real service time when it finishes. A wide request
+ * waits until its seats are free (nothing narrower overtakes it); one wider than the limit runs alone.
  */
+import { maxSeatsOf, type WorkEstimate } from './flowcontrol.work-estimator';
 
 /** Why a request was not executed: apiserver_flowcontrol_rejected_requests_total's `reason`. */
 export type RejectReason = 'queue-full' | 'time-out' | 'concurrency-limit' | 'cancelled';
 
 export interface QueueSetConfig {
-  /** Seats executing at once (the level's nominal concurrency limit). */
+  /** Seats executing at once (the level's current concurrency limit). */
   concurrencyLimit: number;
   /** 0 for a Reject level: over the limit means rejected at once. */
   queues: number;
@@ -20,37 +23,67 @@ export interface QueueSetConfig {
 
 /** Receives the level's queueing events, for metrics (the request's FlowSchema comes along as `tag`). */
 export interface QueueSetObserver<T> {
-  enqueued(tag: T): void;
+  enqueued(tag: T, seats: number): void;
   /** Left its queue: dispatched (`executed`) or timed out/cancelled; `waitedMs` in the queue. */
-  dequeued(tag: T, executed: boolean, waitedMs: number): void;
+  dequeued(tag: T, executed: boolean, waitedMs: number, seats: number): void;
+  /** Seats taken (+) or given back (-), through every phase of execution. */
+  seats(tag: T, delta: number): void;
+  /** Seats in use plus seats waiting changed (the level's seat demand, which borrowing follows). */
+  demand(seats: number): void;
 }
 
-/** What a request got: the queue it executes from (release it when done), or why it was rejected. */
-export type Admission = { queue: number; reason?: undefined } | { queue?: undefined; reason: RejectReason };
-
-interface Waiter<T> {
-  queue: Queue<T>;
-  readonly start: number;
-  readonly enqueuedAt: number;
-  readonly tag: T;
-  /** What the caller said about the request, for the debug dump (/debug/api_priority_and_fairness/dump_requests). */
-  readonly detail: unknown;
-  resolve(admission: Admission): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
+/** kube's estimatedServiceDuration: the initial guess of a request's service time, corrected when it finishes. */
+export const ESTIMATED_SERVICE_SECONDS = 0.003;
 
 class Queue<T> {
-  readonly waiting: Array<Waiter<T>> = [];
+  readonly waiting: Array<Ticket<T>> = [];
+  /** Requests in their initial phase. */
   executing = 0;
-  /** Virtual finish of the last request queued here. */
-  lastFinish = 0;
-  constructor(readonly index: number) {}
+  /** Seats of requests in any phase. */
+  seatsInUse = 0;
+  /** Virtual time (seat-seconds) at which the queue's head may be dispatched. */
+  nextDispatchR = 0;
+  initialSeatsSum = 0;
+  maxSeatsSum = 0;
+  totalWorkSum = 0;
+  constructor(public index: number) {}
+
+  get active(): boolean {
+    return this.waiting.length > 0 || this.executing > 0;
+  }
 }
 
-const EXECUTING_FROM: Admission[] = [];
-function admitted(queue: number): Admission {
-  // One frozen object per queue index: the hot path allocates nothing for a request that executes at once.
-  return EXECUTING_FROM[queue] ?? (EXECUTING_FROM[queue] = Object.freeze({ queue }));
+/** A request admitted to, or waiting in, a queue set: hand it back to finish() when it is done. */
+export class Ticket<T> {
+  /** Initial plus final work, seat-seconds. */
+  readonly totalWork: number;
+  readonly maxSeats: number;
+  arrivalR = 0;
+  startedAt = 0;
+  /** Seats released at the end (a wide request's final seats may be narrowed to the limit). */
+  finalSeats: number;
+  additionalLatencyMs: number;
+  timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  resolve: ((t: Ticket<T> | RejectReason) => void) | undefined = undefined;
+
+  constructor(
+    readonly estimate: WorkEstimate,
+    readonly tag: T,
+    /** What the caller said about the request, for the debug dump (/debug/api_priority_and_fairness/dump_requests). */
+    readonly detail: unknown,
+    readonly arrivedAt: number,
+    public queue: Queue<T> | undefined,
+  ) {
+    this.maxSeats = maxSeatsOf(estimate);
+    this.finalSeats = estimate.finalSeats;
+    this.additionalLatencyMs = estimate.additionalLatencyMs;
+    this.totalWork = estimate.initialSeats * ESTIMATED_SERVICE_SECONDS + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000;
+  }
+
+  /** The queue's index (-1 for a request of a level without queues). */
+  get queueIndex(): number {
+    return this.queue ? this.queue.index : -1;
+  }
 }
 
 /** A waiting request as /debug/api_priority_and_fairness/dump_requests prints it. */
@@ -59,43 +92,58 @@ export interface WaitingRequestDump<T> {
   detail: unknown;
   /** Epoch ms it entered its queue. */
   arrivedAt: number;
+  estimate: WorkEstimate;
 }
 
-/** One queue as dump_queues prints it; work in units of one request (one seat for one estimated service time). */
+/** One queue as dump_queues prints it. */
 export interface QueueDump<T> {
   waiting: Array<WaitingRequestDump<T>>;
   executing: number;
-  /** Virtual time at which the queue's head is dispatched (the last finish when none waits). */
-  nextDispatch: number;
+  seatsInUse: number;
+  /** Seat-seconds. */
+  nextDispatchR: number;
+  initialSeatsSum: number;
+  maxSeatsSum: number;
+  totalWorkSum: number;
 }
 
 export interface QueueSetDump<T> {
   queues: Array<QueueDump<T>>;
   waiting: number;
   executing: number;
+  seatsInUse: number;
+  seatsWaiting: number;
+  dispatched: number;
+  rejected: number;
+  timedOut: number;
+  cancelled: number;
 }
-
-export const REJECTED: Readonly<Record<RejectReason, Admission>> = {
-  'queue-full': { reason: 'queue-full' },
-  'time-out': { reason: 'time-out' },
-  'concurrency-limit': { reason: 'concurrency-limit' },
-  cancelled: { reason: 'cancelled' },
-};
 
 export class QueueSet<T> {
   private config!: QueueSetConfig;
   private queues: Array<Queue<T>> = [];
-  private readonly remainders: number[] = [];
+  private readonly hand: number[] = [];
+  private enqueues = 0;
+  private robinIndex = -1;
+  private activeQueues = 0;
   private executing = 0;
+  private seatsInUse = 0;
   private waitingTotal = 0;
-  /** Virtual time: the start of the request dispatched last. */
-  private virtualTime = 0;
+  private seatsWaiting = 0;
+  /** Virtual time in seat-seconds, and the real time (ms) it was last advanced to. */
+  private currentR = 0;
+  private lastRealTime: number;
+  private dispatched = 0;
+  private rejected = 0;
+  private timedOut = 0;
+  private cancelled = 0;
 
   constructor(
     config: QueueSetConfig,
     private readonly observer: QueueSetObserver<T>,
     private readonly now: () => number = Date.now,
   ) {
+    this.lastRealTime = now();
     this.setConfig(config);
   }
 
@@ -107,63 +155,18 @@ export class QueueSet<T> {
     return this.waitingTotal;
   }
 
+  get seatsExecuting(): number {
+    return this.seatsInUse;
+  }
+
   get concurrencyLimit(): number {
     return this.config.concurrencyLimit;
   }
 
-  /**
-   * A new configuration: the limit applies at once; when the queues change, waiting requests move to the
-   * new queues in their order (kube lets old queues drain instead).
-   */
-  setConfig(config: QueueSetConfig): void {
-    const reshape = !this.config || config.queues !== this.config.queues;
-    this.config = config;
-    if (reshape) {
-      const old = this.queues;
-      this.queues = Array.from({ length: Math.max(config.queues, 1) }, (_, i) => new Queue<T>(i));
-      for (const q of old) {
-        const target = this.queues[q.index % this.queues.length];
-        target.executing += q.executing;
-        for (const w of q.waiting) {
-          w.queue = target;
-          target.waiting.push(w);
-        }
-      }
-    }
-    this.dispatch();
-  }
-
-  /**
-   * Admits a request of the flow whose hash is `flowHash`: executing at once (synchronously), rejected, or,
-   * when it has to wait, a promise settled when it is dispatched, after `waitLimitMs`, or when the caller gives
-   * up (`onCancel`, called only for a request that waits, receives the function that withdraws it).
-   */
-  admit(flowHash: number, tag: T, waitLimitMs: number, onCancel?: (cancel: () => void) => void, detail?: unknown): Admission | Promise<Admission> {
-    const { queues, concurrencyLimit, queueLengthLimit } = this.config;
-    if (queues === 0) {
-      if (this.executing >= concurrencyLimit) return REJECTED['concurrency-limit'];
-      this.executing++;
-      this.queues[0].executing++;
-      return admitted(0);
-    }
-    const queue = this.chooseQueue(flowHash);
-    if (this.waitingTotal === 0 && this.executing < concurrencyLimit) {
-      this.executing++;
-      queue.executing++;
-      return admitted(queue.index);
-    }
-    if (queue.waiting.length >= queueLengthLimit) return REJECTED['queue-full'];
-    return new Promise<Admission>((resolve) => {
-      const start = Math.max(this.virtualTime, queue.lastFinish);
-      queue.lastFinish = start + 1;
-      const waiter: Waiter<T> = { queue, start, enqueuedAt: this.now(), tag, detail, resolve, timer: undefined };
-      waiter.timer = setTimeout(() => this.withdraw(waiter, REJECTED['time-out']), waitLimitMs);
-      queue.waiting.push(waiter);
-      this.waitingTotal++;
-      this.observer.enqueued(tag);
-      onCancel?.(() => this.withdraw(waiter, REJECTED.cancelled));
-      this.dispatch();
-    });
+  /** Virtual time now (seat-seconds). */
+  get virtualTime(): number {
+    this.syncTime();
+    return this.currentR;
   }
 
   /** Whether nothing waits and nothing executes (kube's QueueSet.IsIdle). */
@@ -171,84 +174,283 @@ export class QueueSet<T> {
     return this.waitingTotal === 0 && this.executing === 0;
   }
 
+  /**
+   * A new configuration: the limit applies at once; more queues are added, queues beyond a smaller number are
+   * dropped once they are empty (kube lets them drain).
+   */
+  setConfig(config: QueueSetConfig): void {
+    this.syncTime();
+    const q = config.queues;
+    // A level turned to Reject keeps draining the queues it had with their old limits (kube).
+    this.config = q > 0 || !this.config ? config : { ...config, handSize: this.config.handSize, queueLengthLimit: this.config.queueLengthLimit };
+    for (let i = this.queues.length; i < q; i++) this.queues.push(new Queue<T>(i));
+    this.dropEmptyQueues();
+    this.dispatchAsMuchAsPossible();
+  }
+
+  /**
+   * Admits a request of the flow whose hash is `flowHash`: executing at once (its ticket, synchronously), rejected,
+   * or, when it has to wait, a promise settled when it is dispatched, after `waitLimitMs`, or when the caller gives
+   * up (`onCancel`, called only for a request that waits, receives the function that withdraws it).
+   */
+  admit(flowHash: number, estimate: WorkEstimate, tag: T, waitLimitMs: number, onCancel?: (cancel: () => void) => void, detail?: unknown): Ticket<T> | RejectReason | Promise<Ticket<T> | RejectReason> {
+    this.syncTime();
+    const now = this.lastRealTime;
+    if (this.config.queues < 1) {
+      const t = new Ticket(estimate, tag, detail, now, undefined);
+      if (!this.canAccommodate(t.maxSeats)) {
+        this.rejected++;
+        return 'concurrency-limit';
+      }
+      this.dispatched++;
+      this.start(t, now);
+      return t;
+    }
+    const queue = this.shuffleShard(flowHash);
+    if (this.seatsInUse >= this.config.concurrencyLimit && queue.waiting.length >= this.config.queueLengthLimit) {
+      this.rejected++;
+      return 'queue-full';
+    }
+    const t = new Ticket(estimate, tag, detail, now, queue);
+    t.arrivalR = this.currentR;
+    if (!queue.active) queue.nextDispatchR = this.currentR;
+    // Nothing waits: the request would be the one dispatched next, so it is, without a promise.
+    if (this.waitingTotal === 0 && this.canAccommodate(t.maxSeats)) {
+      this.dispatched++;
+      this.start(t, now);
+      queue.nextDispatchR += t.totalWork;
+      return t;
+    }
+    return new Promise<Ticket<T> | RejectReason>((resolve) => {
+      t.resolve = resolve;
+      this.enqueue(t, queue);
+      t.timer = setTimeout(() => this.withdraw(t, 'time-out'), waitLimitMs);
+      onCancel?.(() => this.withdraw(t, 'cancelled'));
+      this.dispatchAsMuchAsPossible();
+    });
+  }
+
+  /**
+   * A request finished its initial phase: the queue's virtual clock is corrected by its real service time, its
+   * seats go back now or, with final seats, after its additional latency, and the next requests are dispatched.
+   */
+  finish(t: Ticket<T>): void {
+    this.syncTime();
+    const q = t.queue;
+    const wasActive = q ? q.active : false;
+    this.executing--;
+    if (q) {
+      q.executing--;
+      q.nextDispatchR -= t.estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - (this.lastRealTime - t.startedAt) / 1000);
+      this.boundNextDispatch(q);
+      if (wasActive !== q.active) this.activeQueues--;
+    }
+    if (t.additionalLatencyMs > 0 && t.finalSeats > 0) {
+      // The request's watch events are still being sent: its seats stay taken a little longer (the client has its answer).
+      const held = setTimeout(() => {
+        this.syncTime();
+        this.releaseSeats(t);
+        this.dispatchAsMuchAsPossible();
+      }, t.additionalLatencyMs);
+      held.unref?.();
+    } else this.releaseSeats(t);
+    this.dispatchAsMuchAsPossible();
+  }
+
   /** A snapshot of the queues, for the debug endpoints (never on a request's path). */
   dump(): QueueSetDump<T> {
+    this.syncTime();
     return {
       waiting: this.waitingTotal,
       executing: this.executing,
-      queues: this.config.queues === 0 ? [] : this.queues.map((q) => ({
+      seatsInUse: this.seatsInUse,
+      seatsWaiting: this.seatsWaiting,
+      dispatched: this.dispatched,
+      rejected: this.rejected,
+      timedOut: this.timedOut,
+      cancelled: this.cancelled,
+      queues: this.queues.map((q) => ({
         executing: q.executing,
-        nextDispatch: q.waiting[0]?.start ?? Math.max(q.lastFinish, this.virtualTime),
-        waiting: q.waiting.map((w) => ({ tag: w.tag, detail: w.detail, arrivedAt: w.enqueuedAt })),
+        seatsInUse: q.seatsInUse,
+        nextDispatchR: q.nextDispatchR,
+        initialSeatsSum: q.initialSeatsSum,
+        maxSeatsSum: q.maxSeatsSum,
+        totalWorkSum: q.totalWorkSum,
+        waiting: q.waiting.map((w) => ({ tag: w.tag, detail: w.detail, arrivedAt: w.arrivedAt, estimate: w.estimate })),
       })),
     };
   }
 
-  /** A request admitted from `queue` finished: its seat goes to the next request in fair order. */
-  release(queue: number): void {
-    this.executing--;
-    const q = this.queues[queue] ?? this.queues[0];
-    if (q.executing > 0) q.executing--;
-    this.dispatch();
+  private start(t: Ticket<T>, now: number): void {
+    t.startedAt = now;
+    this.executing++;
+    this.seatsInUse += t.maxSeats;
+    const q = t.queue;
+    if (q) {
+      if (!q.active) this.activeQueues++;
+      q.executing++;
+      q.seatsInUse += t.maxSeats;
+    }
+    this.observer.seats(t.tag, t.maxSeats);
+    this.observer.demand(this.seatsInUse + this.seatsWaiting);
   }
 
-  private dispatch(): void {
-    while (this.waitingTotal > 0 && this.executing < this.config.concurrencyLimit) {
-      let best: Queue<T> | undefined;
-      for (const q of this.queues) {
-        const head = q.waiting[0];
-        if (!head) continue;
-        // Equal starts: the queue with fewer requests executing goes first (a quiet flow before a busy one).
-        if (!best || head.start < best.waiting[0].start || (head.start === best.waiting[0].start && q.executing < best.executing)) best = q;
-      }
-      if (!best) return;
-      const w = best.waiting.shift() as Waiter<T>;
-      this.waitingTotal--;
-      this.virtualTime = Math.max(this.virtualTime, w.start);
-      clearTimeout(w.timer);
-      this.executing++;
-      best.executing++;
-      this.observer.dequeued(w.tag, true, this.now() - w.enqueuedAt);
-      w.resolve(admitted(best.index));
-    }
+  private releaseSeats(t: Ticket<T>): void {
+    this.seatsInUse -= t.maxSeats;
+    if (t.queue) t.queue.seatsInUse -= t.maxSeats;
+    this.observer.seats(t.tag, -t.maxSeats);
+    this.observer.demand(this.seatsInUse + this.seatsWaiting);
+    this.dropEmptyQueues();
+  }
+
+  private enqueue(t: Ticket<T>, q: Queue<T>): void {
+    if (!q.active) this.activeQueues++;
+    q.waiting.push(t);
+    q.initialSeatsSum += t.estimate.initialSeats;
+    q.maxSeatsSum += t.maxSeats;
+    q.totalWorkSum += t.totalWork;
+    this.waitingTotal++;
+    this.seatsWaiting += t.maxSeats;
+    this.observer.enqueued(t.tag, t.maxSeats);
+    this.observer.demand(this.seatsInUse + this.seatsWaiting);
+  }
+
+  /** Takes `t` out of its queue's waiting list (the head when dispatched, anywhere when withdrawn). */
+  private unqueue(t: Ticket<T>, q: Queue<T>, i: number): void {
+    q.waiting.splice(i, 1);
+    q.initialSeatsSum -= t.estimate.initialSeats;
+    q.maxSeatsSum -= t.maxSeats;
+    q.totalWorkSum -= t.totalWork;
+    this.waitingTotal--;
+    this.seatsWaiting -= t.maxSeats;
+    clearTimeout(t.timer);
   }
 
   /** Takes a waiting request out of its queue (timed out or given up); nothing once it was dispatched. */
-  private withdraw(w: Waiter<T>, why: Admission): void {
-    const i = w.queue.waiting.indexOf(w);
-    if (i < 0) return;
-    w.queue.waiting.splice(i, 1);
-    clearTimeout(w.timer);
-    this.waitingTotal--;
-    this.observer.dequeued(w.tag, false, this.now() - w.enqueuedAt);
-    w.resolve(why);
+  private withdraw(t: Ticket<T>, why: RejectReason): void {
+    const q = t.queue;
+    const i = q ? q.waiting.indexOf(t) : -1;
+    if (!q || i < 0) return;
+    this.syncTime();
+    this.unqueue(t, q, i);
+    if (!q.active) this.activeQueues--;
+    this.boundNextDispatch(q);
+    this.rejected++;
+    if (why === 'time-out') this.timedOut++;
+    else this.cancelled++;
+    this.observer.dequeued(t.tag, false, this.lastRealTime - t.arrivedAt, t.maxSeats);
+    this.observer.demand(this.seatsInUse + this.seatsWaiting);
+    t.resolve?.(why);
+    this.dropEmptyQueues();
+    this.dispatchAsMuchAsPossible();
+  }
+
+  private dispatchAsMuchAsPossible(): void {
+    while (this.waitingTotal > 0 && this.seatsInUse < this.config.concurrencyLimit && this.dispatchOne());
+  }
+
+  /** kube's dispatchLocked with findDispatchQueueToBoundLocked: the queue whose head finishes first, round robin on ties. */
+  private dispatchOne(): boolean {
+    const queues = this.queues;
+    const n = queues.length;
+    let best: Queue<T> | undefined;
+    let bestFinish = Infinity;
+    let bestIndex = 0;
+    let r = this.robinIndex;
+    for (let k = 0; k < n; k++) {
+      r = (r + 1) % n;
+      const q = queues[r];
+      const head = q.waiting[0];
+      if (!head) continue;
+      const finish = q.nextDispatchR + head.totalWork;
+      if (finish < bestFinish) {
+        bestFinish = finish;
+        best = q;
+        bestIndex = r;
+      }
+    }
+    this.robinIndex = r;
+    if (!best) return false;
+    const t = best.waiting[0];
+    if (!this.canAccommodate(t.maxSeats)) return false;
+    this.unqueue(t, best, 0);
+    // Final seats wider than the whole limit are narrowed to it, for longer (the same work).
+    if (t.finalSeats > this.config.concurrencyLimit && this.config.concurrencyLimit > 0) {
+      const work = t.finalSeats * t.additionalLatencyMs;
+      t.finalSeats = this.config.concurrencyLimit;
+      t.additionalLatencyMs = work / t.finalSeats;
+    }
+    this.robinIndex = bestIndex;
+    this.dispatched++;
+    const now = this.lastRealTime;
+    this.observer.dequeued(t.tag, true, now - t.arrivedAt, t.maxSeats);
+    // start() counts the queue active again: it was still active while its head waited.
+    if (!best.active) this.activeQueues--;
+    this.start(t, now);
+    best.nextDispatchR += t.totalWork;
+    this.boundNextDispatch(best);
+    t.resolve?.(t);
+    return true;
+  }
+
+  private canAccommodate(seats: number): boolean {
+    const limit = this.config.concurrencyLimit;
+    if (seats > limit) return this.executing === 0;
+    return this.seatsInUse + seats <= limit;
+  }
+
+  /** A queue's next dispatch is never before its head arrived (kube's anti-windup). */
+  private boundNextDispatch(q: Queue<T>): void {
+    const head = q.waiting[0];
+    if (head && q.nextDispatchR < head.arrivalR) q.nextDispatchR = head.arrivalR;
+  }
+
+  /** Advances the virtual clock to now (kube's syncTimeLocked). */
+  private syncTime(): void {
+    const now = this.now();
+    const dt = now - this.lastRealTime;
+    this.lastRealTime = now;
+    if (dt <= 0 || this.activeQueues === 0) return;
+    const wanted = this.seatsInUse + this.seatsWaiting;
+    const limit = this.config.concurrencyLimit;
+    this.currentR += ((wanted < limit ? wanted : limit) / this.activeQueues) * (dt / 1000);
+  }
+
+  private dropEmptyQueues(): void {
+    const keep = Math.max(this.config.queues, 0);
+    while (this.queues.length > keep) {
+      const last = this.queues[this.queues.length - 1];
+      if (last.active || last.seatsInUse > 0) return;
+      this.queues.pop();
+      if (this.robinIndex >= this.queues.length) this.robinIndex = -1;
+    }
   }
 
   /**
-   * Shuffle sharding (k8s.io/apiserver pkg/util/shufflesharding Dealer.Deal): `handSize` distinct queues from
-   * the hash, then the one with the fewest requests waiting and executing (kube's chooseQueueIndexLocked).
+   * Shuffle sharding (k8s.io/apiserver pkg/util/shufflesharding Dealer.Deal): `handSize` distinct queues from the
+   * hash; of them, from a rotating offset, the one with the least work waiting (kube's shuffleShardLocked).
    */
-  private chooseQueue(flowHash: number): Queue<T> {
-    const deck = this.queues.length;
-    const hand = Math.min(this.config.handSize, deck);
-    const r = this.remainders;
+  private shuffleShard(flowHash: number): Queue<T> {
+    const deck = this.config.queues;
+    const handSize = Math.min(this.config.handSize, deck);
+    const r = this.hand;
     let h = flowHash;
-    for (let i = 0; i < hand; i++) {
+    for (let i = 0; i < handSize; i++) {
       const next = Math.floor(h / (deck - i));
       r[i] = h - (deck - i) * next;
       h = next;
     }
-    let best = this.queues[0];
-    let bestLoad = Infinity;
-    for (let i = 0; i < hand; i++) {
+    for (let i = 0; i < handSize; i++) {
       let card = r[i];
       for (let j = i; j > 0; j--) if (card >= r[j - 1]) card++;
-      const q = this.queues[card];
-      const load = q.waiting.length + q.executing;
-      if (load < bestLoad) {
-        best = q;
-        bestLoad = load;
-      }
+      r[i + handSize] = card;
+    }
+    const offset = this.enqueues % handSize;
+    this.enqueues++;
+    let best = this.queues[r[handSize + offset]];
+    for (let i = 1; i < handSize; i++) {
+      const q = this.queues[r[handSize + ((offset + i) % handSize)]];
+      if (q.totalWorkSum < best.totalWorkSum) best = q;
     }
     return best;
   }
