@@ -30,6 +30,9 @@ const NS = 'scale-replicas';
 interface Throughput extends LoadResult {
   /** CPU of every API server process summed, per request (µs). */
   cpuUs: number;
+  /** The same by service (every replica of it), for the scaling model. */
+  aggregatorCpuUs: number;
+  coreApiCpuUs: number;
   etcdCpuUs: number;
 }
 
@@ -87,11 +90,14 @@ async function measure(stack: ScaleStack, o: ScaleReplicasOptions, label: string
     async (i: number): Promise<boolean> =>
       (await call(agent, ports[i % ports.length], { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: `${prefix}-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) })).status === 201;
   const measured = async (concurrency: number, next: (i: number) => Promise<boolean>): Promise<Throughput> => {
-    const servers0 = stack.serversCpuMs();
+    const agg0 = stack.serversCpuMs('aggregator');
+    const api0 = stack.serversCpuMs('core-api');
     const etcd0 = cpuMs(stack.etcdPid);
     const r = await runLoad(concurrency, o.seconds, next);
     const per = (ms: number): number => (ms * 1000) / Math.max(1, r.requests);
-    return { ...r, cpuUs: per(stack.serversCpuMs() - servers0), etcdCpuUs: per(cpuMs(stack.etcdPid) - etcd0) };
+    const aggregatorCpuUs = per(stack.serversCpuMs('aggregator') - agg0);
+    const coreApiCpuUs = per(stack.serversCpuMs('core-api') - api0);
+    return { ...r, cpuUs: aggregatorCpuUs + coreApiCpuUs, aggregatorCpuUs, coreApiCpuUs, etcdCpuUs: per(cpuMs(stack.etcdPid) - etcd0) };
   };
   try {
     await runLoad(32, o.settle, get);
@@ -130,13 +136,31 @@ const us = (x: number): string => `${x.toFixed(0)} µs`;
 function printOne(label: string, m: Measured): void {
   const t = (name: string, r: Throughput): string => {
     const errored = r.errors ? `${r.errors} of ${r.requests} requests errored` : undefined;
-    return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req, etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
+    return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req (aggregator ${us(r.aggregatorCpuUs)}, core-api ${us(r.coreApiCpuUs)}), etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
   };
   console.log(t('GET', m.get));
   console.log(t('CREATE', m.create));
   const w = m.watch;
   const wErr = w.error ?? (w.delivered < w.expected ? `${w.delivered} of ${w.expected} events delivered` : undefined);
   console.log(figure(`SCALE WATCH ${WATCHERS.toLocaleString('en-US')}, ${label}`, w.serverCpuMs, 'ms/write', w.error ?? `delivery p50 ${w.p50.toFixed(1)} ms, p99 ${w.p99.toFixed(1)} ms; servers' CPU ${w.serverCpuMs.toFixed(0)} ms per write to all (${((w.serverCpuMs * 1000) / WATCHERS).toFixed(0)} µs per event delivered)`, 'report', wErr));
+}
+
+/**
+ * The scaling model (docs/architecture.md, "Scaling model"): a Node process uses at most one core, so each service
+ * serves at most replicas / (its CPU per request) requests per second, etcd cores / its own; the path's ceiling is
+ * the least of them, and the service it belongs to saturates first.
+ */
+function model(label: string, m: Measured): void {
+  const line = (name: string, r: Throughput): string => {
+    const ceilings = [
+      ['aggregator', 1e6 / r.aggregatorCpuUs],
+      ['core-api', 1e6 / r.coreApiCpuUs],
+      ['etcd', 1e6 / r.etcdCpuUs],
+    ] as const;
+    const first = [...ceilings].sort((a, b) => a[1] - b[1])[0];
+    return `${name}: per core ${ceilings.map(([s, c]) => `${s} ${c.toFixed(0)}`).join(', ')} req/s → ${first[0]} saturates first; N cores with every process busy ≈ N × ${(1e6 / (r.aggregatorCpuUs + r.coreApiCpuUs + r.etcdCpuUs)).toFixed(0)} req/s`;
+  };
+  console.log(`  model (${label}): ${line('GET', m.get)}; ${line('CREATE', m.create)}`);
 }
 
 /** 2 replicas against 1: CPU per request (the target) and throughput. */
@@ -205,9 +229,11 @@ export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void>
     if (twoPinned) printOne('2 replicas, pinned', twoPinned);
 
     compare('', one, two);
+    model('2 replicas', two);
     if (onePinned && twoPinned) {
       console.log(`  pinned: 1 replica: ${pinnedHow}; 2 replicas: ${twoHow}`);
       compare(', pinned', onePinned, twoPinned);
+      model('2 replicas, pinned', twoPinned);
     } else console.log('  pinned runs skipped: one core, or taskset refused');
   } finally {
     unpin(stack);

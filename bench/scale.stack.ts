@@ -120,9 +120,10 @@ export class ScaleStack {
     return this.servers.filter((s) => s.part !== 'controller-manager').map((s) => s.pid);
   }
 
-  /** CPU (ms) the API servers have used so far, summed. */
-  serversCpuMs(): number {
-    return this.serverPids().reduce((sum: number, pid) => sum + cpuMs(pid), 0);
+  /** CPU (ms) the API servers (or those of `part`) have used so far, summed. */
+  serversCpuMs(part?: ScalePart): number {
+    const pids = part ? this.of(part).map((s) => s.pid) : this.serverPids();
+    return pids.reduce((sum: number, pid) => sum + cpuMs(pid), 0);
   }
 
   private natsEnv(service: string): NodeJS.ProcessEnv {
