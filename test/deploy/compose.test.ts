@@ -148,6 +148,32 @@ describe('docker-compose.yml', () => {
       expect(holders('etcd-ca.key')).toEqual([]);
     });
 
+    it('runs a second core-api, extensions and controller-manager with docker-compose.replicas.yml: same image, volume and environment, each twin announcing a name of its serving certificate', () => {
+      const base = parse(composeConfig().stdout) as Compose;
+      const r = composeConfig(join(ROOT, 'docker-compose.replicas.yml'));
+      expect(r.code, r.stderr).toBe(0);
+      const replicated = parse(r.stdout) as Compose;
+      const serving = pkiLists(replicated.services.pki, 'serving');
+      for (const name of ['core-api', 'extensions', 'controller-manager']) {
+        const twin = replicated.services[`${name}-2`];
+        expect(twin, `${name}-2`).toBeDefined();
+        const { KUBE_ADVERTISE_ADDRESS: advertised, ...rest } = env(twin);
+        const { KUBE_ADVERTISE_ADDRESS: original, ...originalRest } = env(base.services[name]);
+        expect(rest, `${name}-2`).toEqual(originalRest);
+        const same = (svc: ComposeService): unknown[] => [svc.image, svc.command, [...(svc.volumes ?? [])].map(String).sort(), svc.healthcheck];
+        expect(same(twin), `${name}-2`).toEqual(same(base.services[name]));
+        if (original) {
+          expect(advertised, `${name}-2`).toBe(original.replace(name, `${name}-2`));
+          expect(serving.get(name), `${name}'s certificate names its twin`).toContain(`${name}-2`);
+        }
+        for (const s of [name, `${name}-2`]) expect((replicated.services[s] as { ulimits?: unknown }).ulimits, s).toEqual({ nofile: { soft: 65536, hard: 65536 } });
+      }
+      // The twin of core-api starts once the first one applied the bootstrap manifests.
+      expect(replicated.services['core-api-2'].depends_on?.['core-api']).toEqual({ condition: 'service_healthy' });
+      // The default stack stays as it was: no twins.
+      expect(Object.keys(base.services).filter((s) => s.endsWith('-2'))).toEqual([]);
+    });
+
     it('switches encryption at rest off with the override docs/deployment.md shows (KUBE_ENCRYPTION_PROVIDER_CONFIG empty)', () => {
       const override = join(tempDir('compose-override'), 'docker-compose.override.yml');
       writeFileSync(override, 'services:\n  core-api:\n    environment:\n      KUBE_ENCRYPTION_PROVIDER_CONFIG: ""\n');
