@@ -25,4 +25,11 @@ describe('parseRequestInfo', () => {
     expect(parseRequestInfo('GET', '/apis/apps', false).isResourceRequest).toBe(false);
     expect(parseRequestInfo('GET', '/healthz', false).isResourceRequest).toBe(false);
   });
+
+  it('ignores empty segments and percent-decodes the others (a malformed escape stays as sent)', () => {
+    expect(parseRequestInfo('GET', '//api//v1/namespaces/a%20b/configmaps/c%2Fd/', false)).toMatchObject({ isResourceRequest: true, namespace: 'a b', resource: 'configmaps', name: 'c/d', verb: 'get' });
+    expect(parseRequestInfo('GET', '/apis/g/v1/namespaces/ns/things/x%zz/status', false)).toMatchObject({ group: 'g', version: 'v1', namespace: 'ns', resource: 'things', name: 'x%zz', subresource: 'status' });
+    expect(parseRequestInfo('GET', '/api/v1/watch/namespaces/ns', false)).toMatchObject({ namespace: 'ns', resource: 'namespaces', name: 'ns', verb: 'watch' });
+    expect(parseRequestInfo('GET', '/apis/g', false)).toMatchObject({ isResourceRequest: false, group: '', apiPrefix: 'apis' });
+  });
 });

@@ -28,36 +28,45 @@ function decodeSegment(s: string): string {
  */
 export function parseRequestInfo(method: string, path: string, watchParam: boolean): RequestInfo {
   const info: RequestInfo = { isResourceRequest: false, path, verb: method.toLowerCase(), apiPrefix: '', group: '', version: '', namespace: '', resource: '', subresource: '', name: '' };
-  const parts = path.split('/').filter((p) => p !== '').map(decodeSegment);
+  const parts = segments(path);
   if (parts[0] !== 'api' && parts[0] !== 'apis') return info;
   info.apiPrefix = parts[0];
-  let rest = parts.slice(1);
+  // `at`: the next segment to read (an index, not slices: this runs for every request).
+  let at = 1;
   if (info.apiPrefix === 'apis') {
-    if (rest.length < 2) return info;
-    info.group = rest[0];
-    rest = rest.slice(1);
-  } else if (rest.length < 1) return info;
-  info.version = rest[0];
-  rest = rest.slice(1);
-  if (rest.length === 0) return info;
+    if (parts.length - at < 2) return info;
+    info.group = parts[at++];
+  } else if (parts.length - at < 1) return info;
+  info.version = parts[at++];
+  if (at === parts.length) return info;
   info.isResourceRequest = true;
 
   let legacyWatch = false;
-  if (rest[0] === 'watch') {
+  if (parts[at] === 'watch') {
     legacyWatch = true;
-    rest = rest.slice(1);
+    at++;
   }
-  if (rest[0] === 'namespaces' && rest.length > 1) {
-    info.namespace = rest[1];
+  if (parts[at] === 'namespaces' && parts.length - at > 1) {
+    info.namespace = parts[at + 1];
     // /namespaces/<ns>/<resource>... addresses a namespaced resource; /namespaces/<ns>[/status|/finalize] the namespace.
-    if (rest.length > 2 && !NAMESPACE_SUBRESOURCES.has(rest[2])) rest = rest.slice(2);
+    if (parts.length - at > 2 && !NAMESPACE_SUBRESOURCES.has(parts[at + 2])) at += 2;
   }
-  info.resource = rest[0] ?? '';
-  info.name = rest[1] ?? '';
-  info.subresource = rest[2] ?? '';
+  info.resource = parts[at] ?? '';
+  info.name = parts[at + 1] ?? '';
+  info.subresource = parts[at + 2] ?? '';
 
   info.verb = kubeVerb(method, !!info.name, legacyWatch || watchParam);
   return info;
+}
+
+/** The path's non-empty segments, percent-decoded (only a path with a '%' needs decoding). */
+function segments(path: string): string[] {
+  const parts = path.split('/');
+  let n = 0;
+  const decode = path.includes('%');
+  for (let i = 0; i < parts.length; i++) if (parts[i] !== '') parts[n++] = decode ? decodeSegment(parts[i]) : parts[i];
+  parts.length = n;
+  return parts;
 }
 
 function kubeVerb(method: string, hasName: boolean, watch: boolean): string {
