@@ -861,7 +861,8 @@ function startGroups(ports: Ports, pki: PkiPaths, tls: ClientTls, infrastructure
 /**
  * Every child starts with its open-file soft limit raised to the hard limit (a shell's `ulimit -n`, as Node cannot
  * set rlimits): each watch through the aggregator holds two descriptors, and 1,024, a common soft default, would
- * stop it at ~500 watchers. What the hard limit allows is all a user process gets: say so when that is low.
+ * stop it at ~500 watchers. Node and Go (etcd, nats-server) raise their own at start-up too; this covers any other
+ * binary. What the hard limit allows is all a user process gets: say so when that is low.
  */
 const RAISE_NOFILE = 'ulimit -S -n "$(ulimit -H -n)" 2>/dev/null; exec "$0" "$@"';
 const LOW_NOFILE = 65_536;
