@@ -70,7 +70,7 @@ COPY --from=build /src/dist/apps ./dist/apps
 COPY --from=build /src/dist/libs ./dist/libs
 # kube's generated.proto files: the protobuf codec loads them on first use (application/vnd.kubernetes.protobuf).
 COPY api/proto ./api/proto
-COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/encryption-config.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js /src/dist/scripts/kms-plugin.js ./dist/scripts/
+COPY --from=build /src/dist/scripts/generate-pki.js /src/dist/scripts/encryption-config.js /src/dist/scripts/local-aggregated-servers.js /src/dist/scripts/etcd-access.js /src/dist/scripts/etcd-auth.js /src/dist/scripts/healthcheck.js /src/dist/scripts/kms-plugin.js /src/dist/scripts/tcp-balancer.js ./dist/scripts/
 # kube's KMS v2 gRPC API (v2.KeyManagementService), loaded at run time by a server with a kms provider and by kms-plugin.js.
 COPY api/proto/k8s.io/kms ./api/proto/k8s.io/kms
 COPY package.json ./

@@ -148,7 +148,7 @@ describe('docker-compose.yml', () => {
       expect(holders('etcd-ca.key')).toEqual([]);
     });
 
-    it('runs a second core-api, extensions and controller-manager with docker-compose.replicas.yml: same image, volume and environment, each twin announcing a name of its serving certificate', () => {
+    it('runs two aggregators behind the TCP balancer and a second core-api, extensions and controller-manager with docker-compose.replicas.yml: same image, volume and environment, each twin announcing a name of its serving certificate', () => {
       const base = parse(composeConfig().stdout) as Compose;
       const r = composeConfig(join(ROOT, 'docker-compose.replicas.yml'));
       expect(r.code, r.stderr).toBe(0);
@@ -170,6 +170,16 @@ describe('docker-compose.yml', () => {
       }
       // The twin of core-api starts once the first one applied the bootstrap manifests.
       expect(replicated.services['core-api-2'].depends_on?.['core-api']).toEqual({ condition: 'service_healthy' });
+      // Two aggregators as the base one is, but unpublished: the published `aggregator` is the TCP balancer over them.
+      const same = (svc: ComposeService): unknown[] => [env(svc), svc.image, svc.command, [...(svc.volumes ?? [])].map(String).sort(), svc.healthcheck];
+      for (const twin of ['aggregator-1', 'aggregator-2']) {
+        expect(same(replicated.services[twin]), twin).toEqual(same(base.services.aggregator));
+        expect(replicated.services[twin].ports, twin).toBeUndefined();
+        expect(replicated.services.aggregator.depends_on?.[twin], twin).toEqual({ condition: 'service_healthy' });
+      }
+      expect(replicated.services.aggregator.command).toEqual(['node', 'dist/scripts/tcp-balancer.js', '--listen=0.0.0.0:6443', '--backend=aggregator-1:6443', '--backend=aggregator-2:6443']);
+      expect(replicated.services.aggregator.ports).toEqual(base.services.aggregator.ports);
+      expect(read('Dockerfile')).toContain('/src/dist/scripts/tcp-balancer.js');
       // The default stack stays as it was: no twins.
       expect(Object.keys(base.services).filter((s) => s.endsWith('-2'))).toEqual([]);
     });
