@@ -29,6 +29,7 @@ import { benchProtobuf } from './protobuf.bench';
 import { benchEncryption } from './encryption.bench';
 import { benchGarbageCollector } from './gc.bench';
 import { benchWorkloads } from './workloads.bench';
+import { benchHttp2 } from './h2.bench';
 import { figure, line, writeReport } from './report';
 import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScaleWatchers, fanOut, type FanOutResult } from './scale.bench';
 import { benchScaleReplicas } from './scale.replicas';
@@ -45,8 +46,8 @@ const ROOT = resolve(__dirname, '..', '..');
 const DEFAULT_FIGURES = ['get', 'create', 'admission', 'list', 'protobuf', 'encryption', 'watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc'] as const;
 /** Minutes each: only with `--scale`, `--only scale` or by name (bench/scale*.ts); `--quick` runs them with smaller counts. */
 const SCALE_FIGURES = ['scale-replicas', 'scale-watchers', 'scale-configmaps', 'scale-crs', 'scale-namespaces', 'scale-crds', 'scale-apiservices'] as const;
-/** Only by name: Deployments on simulated nodes (bench/workloads.bench.ts). */
-const OPT_IN_FIGURES = ['workloads'] as const;
+/** Only by name: Deployments on simulated nodes (bench/workloads.bench.ts); HTTP/2 against HTTP/1.1 at the front door (bench/h2.bench.ts). */
+const OPT_IN_FIGURES = ['workloads', 'h2'] as const;
 const FIGURES = [...DEFAULT_FIGURES, ...SCALE_FIGURES, ...OPT_IN_FIGURES] as const;
 type Figure = (typeof FIGURES)[number];
 /**
@@ -350,7 +351,7 @@ async function main(): Promise<void> {
     }
 
     // 5. extensions and the aggregator in front of core-api; then 100,000 configmaps on an etcd of their own.
-    const stackFigures: Figure[] = ['watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc', 'workloads', 'scale-watchers', 'scale-crds', 'scale-apiservices'];
+    const stackFigures: Figure[] = ['watch', 'proxy', 'cr', 'apply', 'sdk', 'apf', 'gc', 'workloads', 'h2', 'scale-watchers', 'scale-crds', 'scale-apiservices'];
     if (stackFigures.some(wanted)) await benchWithExtensionsAndAggregator(children, etcd.endpoint, apiPort, api.pid, tls, pki);
     if (wanted('scale-configmaps')) await benchScaleConfigmaps({ root: ROOT, pki, tls, seconds: SECONDS, quick: QUICK });
     // Each on a stack of its own (bench/scale.stack.ts).
@@ -413,6 +414,7 @@ async function benchWithExtensionsAndAggregator(children: ChildProcess[], etcdEn
     console.log(watchFigure('WATCH 1,000 watchers via aggregator', w, 'p99 ≤ 45 ms'));
   }
   if (wanted('proxy')) await benchAggregator(apiPort, aggPort, tls, pki, aggregator.pid);
+  if (wanted('h2')) await benchHttp2({ root: ROOT, etcdEndpoint, apiPort, extPort, pki, tls, seconds: SECONDS, settle: SETTLE, quick: QUICK });
   if (wanted('cr') || wanted('apply')) await benchCustomResources(apiPort, extPort, aggPort, tls, { api: apiPid, ext: ext.pid }, etcdEndpoint);
   if (wanted('sdk')) await benchSdk({ root: ROOT, etcdEndpoint, aggPort, pki, tls, seconds: SECONDS, line });
   if (wanted('apf')) await benchPriorityAndFairness({ root: ROOT, etcdEndpoint, pki, tls, seconds: SECONDS });
