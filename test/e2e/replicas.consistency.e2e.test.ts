@@ -20,6 +20,7 @@ import { type Answer, type Instance, ProcessStack } from '../chaos/process.stack
 
 const NS = 'replicas';
 const BEHIND: Instance = 'core-api.1';
+const LATE_EXTENSIONS: Instance = 'extensions.1';
 
 const configMaps = (kind: string): Collection => ({ kind, path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) });
 const cronTabs: Collection = { kind: 'ct', path: `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`, body: (name) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: name } }) };
@@ -27,6 +28,7 @@ const cronTabs: Collection = { kind: 'ct', path: `/apis/stable.example.com/v1/na
 interface Meta {
   metadata: { name?: string; resourceVersion: string };
 }
+type Condition = { type: string; status: string };
 interface List {
   metadata: { resourceVersion: string };
   items: Meta[];
@@ -57,7 +59,7 @@ function json<T>(res: Answer): T {
 
 describe('two replicas of each API server', () => {
   beforeAll(async () => {
-    stack = await ProcessStack.start({ replicas: 2, etcdRelayed: [BEHIND], without: ['sample-apiserver', 'controller-manager'] });
+    stack = await ProcessStack.start({ replicas: 2, etcdRelayed: [BEHIND, LATE_EXTENSIONS], without: ['sample-apiserver', 'controller-manager'] });
     expect((await stack.request('aggregator', 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).toBe(201);
     expect((await stack.request('aggregator', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', cronTab())).status).toBe(201);
     for (const instance of [...stack.instances('extensions'), ...stack.instances('aggregator')]) {
@@ -90,6 +92,31 @@ describe('two replicas of each API server', () => {
       }
     }
     expect(stale).toEqual([]);
+  }, 120_000);
+
+  it('serves a custom resource on a replica whose informer has not seen its CRD yet, once the CRD is Established', async () => {
+    const crd = cronTab();
+    const group = 'replicas.example.com';
+    const name = `gizmos.${group}`;
+    const def = { ...crd, metadata: { name }, spec: { ...crd.spec, group, names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo', listKind: 'GizmoList' } } };
+    // extensions.1 hears nothing from etcd meanwhile: Established is written by extensions, as by whichever replica is first.
+    const relay = stack.etcdRelay(LATE_EXTENSIONS);
+    relay.hold();
+    try {
+      expect((await stack.request('extensions', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', def)).status).toBe(201);
+      await until(`${name} Established`, async () => {
+        const res = await stack.request('extensions', 'GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
+        return (JSON.parse(res.body) as { status?: { conditions?: Condition[] } }).status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
+      }, 30_000);
+      // A client that saw Established creates a Gizmo, and its request lands on the replica that has not heard of it.
+      const created = stack.request(LATE_EXTENSIONS, 'POST', `/apis/${group}/v1/namespaces/${NS}/gizmos`, { apiVersion: `${group}/v1`, kind: 'Gizmo', metadata: { name: 'g' }, spec: { cronSpec: '* * * * */5', image: 'x' } });
+      await pause(1_000);
+      relay.release();
+      const res = await created;
+      expect(res.status, res.body).toBe(201);
+    } finally {
+      relay.release();
+    }
   }, 120_000);
 
   it('a replica behind etcd: a read at a resourceVersion it has not reached waits 3 s, then 504 Too large resource version with Retry-After; a watch from there starts at once and misses nothing', async () => {

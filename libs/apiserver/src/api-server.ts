@@ -211,6 +211,13 @@ export class GenericApiServer {
    */
   pathsInstalled = true;
 
+  /**
+   * Asked before a 404 for a resource nothing here serves (a miss only, never on a served path): the owner of
+   * dynamic resources may install it now — a CRD another replica established a moment ago, which this replica's
+   * informer has not delivered yet — and answer true to have the request served.
+   */
+  installOnMiss?: (group: string, resource: string) => Promise<boolean>;
+
   private rebuildDocuments(): void {
     this.discovery.rebuild(this.definitions, this.options.groupPriority);
     this.openapi = new OpenApiDocuments(this.definitions, this.openapi);
@@ -373,7 +380,8 @@ export class GenericApiServer {
 
   private async serveResource(r: ApiRequest, user: UserInfo): Promise<number> {
     const { req, res, info, query } = r;
-    const handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
+    let handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
+    if (!handler && this.pathsInstalled && this.installOnMiss && (await this.installOnMiss(info.group, info.resource))) handler = this.routes.get(`${info.group}/${info.version}`)?.get(info.resource);
     if (!handler) throw this.pathsInstalled ? notFoundPath() : Errors.serviceUnavailable('the request has been made before all known HTTP paths have been installed, please try again', 5);
     const def = handler.def;
     if (info.namespace && !def.namespaced && info.resource !== 'namespaces') throw notFoundPath();

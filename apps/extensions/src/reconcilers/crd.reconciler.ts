@@ -62,6 +62,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
 
   onApplicationBootstrap(): void {
     this.server.pathsInstalled = false;
+    this.server.installOnMiss = (group, plural) => this.installEstablished(`${plural}.${group}`);
     this.informers.start();
     // Every CRD known at start handled once: all their paths are installed.
     void this.health.addPostStartHook('start-apiextensions-controllers', () => this.controller.run().then(() => void (this.server.pathsInstalled = true)));
@@ -127,6 +128,22 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     this.installed.set(name, defs);
     this.installedFrom.set(name, source);
     this.installedUid.set(name, crd.metadata.uid);
+  }
+
+  /**
+   * Replicas: Established is written by whichever replica got there first, and a client that saw it may reach this
+   * replica before its informer has the CRD. A request for a resource not served here reads the CRD (a consistent
+   * read) and, when it is established with its names accepted, installs it from that read at once (the informer's
+   * event later finds it installed). kube's apiservers answer 404 in that window.
+   */
+  private async installEstablished(name: string): Promise<boolean> {
+    if (name.startsWith('.') || name.endsWith('.') || this.installed.has(name)) return false;
+    const crd = (await this.crdHandler.store.tryGet(undefined, name)) as unknown as CustomResourceDefinition | undefined;
+    if (!crd || crd.metadata.deletionTimestamp) return false;
+    const holds = (type: string): boolean => crd.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
+    if (!holds('Established') || !holds('NamesAccepted')) return false;
+    this.install(crd);
+    return true;
   }
 
   private uninstall(name: string): void {
