@@ -1,8 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect as h2connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKubectl } from '@kube/testing';
+import { runKubectl, tempDir } from '@kube/testing';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { metricTotal } from '../support/metrics.exposition';
@@ -26,6 +27,7 @@ interface Answer {
 let stack: StackHarness;
 let wardle: TestAggregatedServer;
 let ca: Buffer;
+let auditLogPath: string;
 
 function credentials(): { ca: Buffer; cert: Buffer; key: Buffer } {
   return { ca, cert: readFileSync(stack.pki.adminCert), key: readFileSync(stack.pki.adminKey) };
@@ -129,7 +131,8 @@ async function rawH2(fields: Array<[string, string]>): Promise<{ type: number; c
 }
 
 beforeAll(async () => {
-  stack = await startStack({ controllerManager: false });
+  auditLogPath = join(tempDir('h2-audit'), 'audit.log');
+  stack = await startStack({ controllerManager: false, auditLogPath });
   ca = readFileSync(stack.pki.caCert);
   wardle = await startTestAggregatedServer(stack.pki);
   for (const m of testAggregatedServerManifests(wardle)) {
@@ -160,6 +163,12 @@ describe('the front door over HTTP/2', () => {
     const jane = await send(s, { ':path': '/api/v1/namespaces/default/configmaps', 'impersonate-user': 'jane' });
     expect(jane.status).toBe(403);
     expect(JSON.parse(jane.text)).toMatchObject({ kind: 'Status', reason: 'Forbidden', message: 'configmaps is forbidden: User "jane" cannot list resource "configmaps" in API group "" in the namespace "default"' });
+    // Audited as over HTTP/1.1: the client's address, the impersonation, the answer.
+    const id = String(jane.headers['audit-id']);
+    const audited = async (): Promise<Record<string, unknown> | undefined> =>
+      (existsSync(auditLogPath) ? readFileSync(auditLogPath, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).find((e) => e.auditID === id && e.stage === 'ResponseComplete');
+    expect(await until(async () => (await audited()) !== undefined, 15_000)).toBe(true);
+    expect(await audited()).toMatchObject({ verb: 'list', requestURI: '/api/v1/namespaces/default/configmaps', user: { username: 'kubernetes-admin' }, impersonatedUser: { username: 'jane' }, sourceIPs: ['127.0.0.1'], responseStatus: { code: 403 } });
     s.close();
     const anonymous = await session({ anonymous: true });
     const denied = await send(anonymous, { ':path': '/api/v1/namespaces' });
