@@ -5,9 +5,17 @@ import { join } from 'node:path';
 import type { PkiPaths } from '@kube/pki';
 import { agentFor, call, type TlsClient } from './load.generator';
 
-/** `node [nodeArgs] dist/apps/<app>/src/main.js` with `env` added to ours; stdout is piped (and drained). */
+/**
+ * `node [nodeArgs] dist/apps/<app>/src/main.js` with `env` added to ours; stdout is piped (and drained).
+ * BENCH_SERVER_CPUS (a taskset CPU list, e.g. `1`): the servers run on those CPUs only; with the bench itself
+ * started under `taskset -c 0`, the load generator, the watchers and etcd stay off the servers' cores.
+ */
 export function startApp(root: string, app: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
-  const child = spawn(process.execPath, [...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)];
+  const cpus = process.env.BENCH_SERVER_CPUS;
+  // taskset execs node in place: the child's pid is the server's (its CPU time is what the figures read).
+  const [file, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   child.stdout?.resume();
   return child;
 }
