@@ -1,9 +1,10 @@
 /**
- * `scale-replicas`: what a second replica of core-api and of the aggregator buys, on a stack of its own
+ * `scale-replicas`: what a second replica of core-api and of the aggregator buys: two stacks side by side
  * (bench/scale.stack.ts: every replica announces itself over NATS, each aggregator spreads requests over every
- * announced core-api). GET and CREATE of configmaps and a watch fan-out, driven at every front door in turn, with
- * 1 and then 2 replicas of each: req/s, and the CPU per request of every server process summed (core-api and
- * aggregator replicas; etcd's apart). On one machine replicas share its cores with each other and with the load
+ * announced core-api), one with 1 replica of each and one with 2. GET and CREATE of configmaps and a watch fan-out,
+ * driven at every front door of a stack in turn, the stacks taking turns over several rounds (medians): req/s, and
+ * the CPU per request of every server process summed (core-api and aggregator replicas, and by service; etcd's
+ * apart). On one machine replicas share its cores with each other and with the load
  * generator, so throughput shows the machine's limit more than the replicas'; the CPU per request shows what
  * replication itself costs: the target is 2 replicas within 10% of 1 (no hidden coordination cost).
  * Then the same with the servers pinned (taskset) away from the load generator, etcd, NATS and the watchers: each
@@ -115,20 +116,61 @@ async function measure(stack: ScaleStack, o: ScaleReplicasOptions, label: string
  * Servers on their own cores, the rest (this process, hence the watchers it forks, etcd, NATS) on CPU 0. Returns
  * how, for the figures, or undefined on a single core or where taskset is refused.
  */
-function pinAway(stack: ScaleStack): string | undefined {
+function pinAway(stacks: ScaleStack[]): string | undefined {
   const n = cpus().length;
   if (n < 2) return undefined;
-  const rest = [process.pid, stack.etcdPid, stack.natsPid].every((pid) => pin(pid, '0'));
-  const servers = stack.servers.filter((s) => s.part !== 'controller-manager');
+  const rest = [process.pid, ...stacks.flatMap((s) => [s.etcdPid, s.natsPid])].every((pid) => pin(pid, '0'));
+  const servers = stacks.flatMap((s) => s.servers.filter((x) => x.part !== 'controller-manager'));
   const own = servers.length <= n - 1;
   const placed = servers.every((s, i) => pin(s.pid, own ? String(1 + i) : `1-${n - 1}`));
   if (!rest || !placed) return undefined;
-  return own ? `each server on a core of its own (${servers.length} of CPUs 1-${n - 1}); load generator, watchers, etcd and NATS on CPU 0` : `the ${servers.length} servers sharing CPU${n > 2 ? `s 1-${n - 1}` : ' 1'}; load generator, watchers, etcd and NATS on CPU 0`;
+  return own ? `each server on a core of its own (CPUs 1-${n - 1}); load generator, watchers, etcd and NATS on CPU 0` : `the servers sharing CPU${n > 2 ? `s 1-${n - 1}` : ' 1'}; load generator, watchers, etcd and NATS on CPU 0`;
 }
 
-function unpin(stack: ScaleStack): void {
+function unpin(stacks: ScaleStack[]): void {
   const all = `0-${cpus().length - 1}`;
-  for (const pid of [process.pid, stack.etcdPid, stack.natsPid, ...stack.servers.map((s) => s.pid)]) pin(pid, all);
+  for (const stack of stacks) for (const pid of [process.pid, stack.etcdPid, stack.natsPid, ...stack.servers.map((s) => s.pid)]) pin(pid, all);
+}
+
+const median = (xs: number[]): number => {
+  const sorted = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
+};
+
+/** Field by field, the median over rounds (errors and deliveries summed): one noisy round moves nothing. */
+function medianOf(ms: Measured[]): Measured {
+  const t = (pick: (m: Measured) => Throughput): Throughput => {
+    const rs = ms.map(pick);
+    const med = (f: (r: Throughput) => number): number => median(rs.map(f));
+    return {
+      requests: rs.reduce((a, r) => a + r.requests, 0),
+      errors: rs.reduce((a, r) => a + r.errors, 0),
+      seconds: rs.reduce((a, r) => a + r.seconds, 0),
+      rps: med((r) => r.rps),
+      p50ms: med((r) => r.p50ms),
+      p99ms: med((r) => r.p99ms),
+      cpuUs: med((r) => r.cpuUs),
+      aggregatorCpuUs: med((r) => r.aggregatorCpuUs),
+      coreApiCpuUs: med((r) => r.coreApiCpuUs),
+      etcdCpuUs: med((r) => r.etcdCpuUs),
+    };
+  };
+  const ws = ms.map((m) => m.watch);
+  const wmed = (f: (w: FanOutResult) => number): number => median(ws.map(f));
+  return {
+    get: t((m) => m.get),
+    create: t((m) => m.create),
+    watch: {
+      p50: wmed((w) => w.p50),
+      p99: wmed((w) => w.p99),
+      max: Math.max(...ws.map((w) => w.max)),
+      delivered: ws.reduce((a, w) => a + w.delivered, 0),
+      expected: ws.reduce((a, w) => a + w.expected, 0),
+      serverCpuMs: wmed((w) => w.serverCpuMs),
+      clientCpuMs: wmed((w) => w.clientCpuMs),
+      error: ws.find((w) => w.error)?.error,
+    },
+  };
 }
 
 const us = (x: number): string => `${x.toFixed(0)} µs`;
@@ -196,47 +238,73 @@ function compare(label: string, one: Measured, two: Measured): void {
   );
 }
 
+/** A stack of `replicas` core-apis and aggregators, its configmap written, its aggregators spreading over every core-api. */
+async function replicatedStack(root: string, replicas: number): Promise<ScaleStack> {
+  const stack = await ScaleStack.start(root, `replicas-${replicas}`);
+  for (let i = 0; i < replicas; i++) await stack.add('core-api');
+  for (let i = 0; i < replicas; i++) await stack.add('aggregator');
+  const agent = agentFor(stack.tls, 1);
+  const front = stack.of('aggregator')[0].port;
+  await call(agent, front, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: NS } }) });
+  const made = await call(agent, front, { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: 'bench' }, data: { key: 'value', other: 'x'.repeat(200) } }) });
+  agent.destroy();
+  if (made.status !== 201) throw new Error(`scale-replicas: the configmap: ${made.status} ${made.body}`);
+  if (!(await awaitSpread(stack))) throw new Error(`scale-replicas: the aggregators never spread requests over all ${replicas} core-api replicas`);
+  return stack;
+}
+
 export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void> {
-  const stack = await ScaleStack.start(o.root, 'replicas');
+  const rounds = Number(process.env.BENCH_SCALE_REPLICA_ROUNDS ?? (o.quick ? 2 : 3));
+  // Both stacks run side by side (the idle one costs next to nothing) and take turns, each round in the other
+  // order: the load others put on the machine drifts, and turns spread it over both.
+  const one = await replicatedStack(o.root, 1);
+  const two = await replicatedStack(o.root, 2).catch(async (err: unknown) => {
+    await one.stop();
+    throw err;
+  });
+  const stacks = [one, two];
+  const runs = async (label: string): Promise<{ one: Measured; two: Measured }> => {
+    const byStack = new Map<ScaleStack, Measured[]>(stacks.map((s) => [s, []]));
+    for (let r = 0; r < rounds; r++) {
+      for (const stack of r % 2 === 0 ? stacks : [...stacks].reverse()) {
+        // The first round pays for the new processes' JIT: it settles twice as long.
+        const m = await measure(stack, { ...o, settle: r === 0 ? o.settle * 2 : o.settle }, `${label}-${stack === one ? 1 : 2}-${r}`);
+        byStack.get(stack)?.push(m);
+      }
+    }
+    return { one: medianOf(byStack.get(one) ?? []), two: medianOf(byStack.get(two) ?? []) };
+  };
   try {
-    await stack.add('core-api');
-    await stack.add('aggregator');
-    const agent = agentFor(stack.tls, 1);
-    const front = stack.of('aggregator')[0].port;
-    await call(agent, front, { method: 'POST', path: '/api/v1/namespaces', body: JSON.stringify({ metadata: { name: NS } }) });
-    const made = await call(agent, front, { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: 'bench' }, data: { key: 'value', other: 'x'.repeat(200) } }) });
-    agent.destroy();
-    if (made.status !== 201) throw new Error(`scale-replicas: the configmap: ${made.status} ${made.body}`);
-    console.log(`SCALE replicas: ${cpus().length} cores; GET 32 and CREATE 64 in flight, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run; every request through the aggregators, spread over them`);
-
-    // The first run pays for the new processes' JIT: it settles twice as long, as the second replicas do.
-    const one = await measure(stack, { ...o, settle: o.settle * 2 }, 'one');
-    printOne('1 replica', one);
-    const pinnedHow = pinAway(stack);
-    const onePinned = pinnedHow ? await measure(stack, o, 'one-pinned') : undefined;
-    unpin(stack);
-    if (onePinned) printOne('1 replica, pinned', onePinned);
-
-    await stack.add('core-api');
-    await stack.add('aggregator');
-    if (!(await awaitSpread(stack))) throw new Error('scale-replicas: the aggregators never spread requests over both core-api replicas');
-    // The new replicas settle as long as the first ones did.
-    const two = await measure(stack, { ...o, settle: o.settle * 2 }, 'two');
-    printOne('2 replicas', two);
-    const twoHow = pinAway(stack);
-    const twoPinned = twoHow ? await measure(stack, o, 'two-pinned') : undefined;
-    unpin(stack);
-    if (twoPinned) printOne('2 replicas, pinned', twoPinned);
-
-    compare('', one, two);
-    model('2 replicas', two);
-    if (onePinned && twoPinned) {
-      console.log(`  pinned: 1 replica: ${pinnedHow}; 2 replicas: ${twoHow}`);
-      compare(', pinned', onePinned, twoPinned);
-      model('2 replicas, pinned', twoPinned);
-    } else console.log('  pinned runs skipped: one core, or taskset refused');
+    console.log(`SCALE replicas: ${cpus().length} cores; GET 32 and CREATE 64 in flight, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run, medians of ${rounds} rounds taken in turns; every request through the aggregators, spread over them`);
+    // What the servers burn with no request at all (leases, availability checks, NATS heartbeats, resyncs): a cost
+    // per second, not per request, that a second replica may add.
+    const idle = async (stack: ScaleStack): Promise<number> => {
+      const c0 = stack.serversCpuMs();
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, 5000));
+      return ((stack.serversCpuMs() - c0) / (performance.now() - t0)) * 1000;
+    };
+    const [idle1, idle2] = [await idle(one), await idle(two)];
+    console.log(`  idle servers: 1 replica ${idle1.toFixed(0)} ms CPU/s, 2 replicas ${idle2.toFixed(0)} ms CPU/s`);
+    const shared = await runs('shared');
+    printOne('1 replica', shared.one);
+    printOne('2 replicas', shared.two);
+    compare('', shared.one, shared.two);
+    model('2 replicas', shared.two);
+    const how = pinAway(stacks);
+    if (!how) {
+      console.log('  pinned runs skipped: one core, or taskset refused');
+      return;
+    }
+    const pinned = await runs('pinned');
+    unpin(stacks);
+    console.log(`  pinned: ${how}`);
+    printOne('1 replica, pinned', pinned.one);
+    printOne('2 replicas, pinned', pinned.two);
+    compare(', pinned', pinned.one, pinned.two);
+    model('2 replicas, pinned', pinned.two);
   } finally {
-    unpin(stack);
-    await stack.stop();
+    unpin(stacks);
+    await Promise.all(stacks.map((s) => s.stop()));
   }
 }
