@@ -10,6 +10,7 @@ import type { Filter, RequestHandler } from './api-request';
 import { MemoryAudit, serveFilters, type TestServer } from './filter.testing';
 import { withAudit, withFailedAuthenticationAudit } from './with-audit';
 import { withRequestId } from './with-request-id';
+import { chunkedSocket } from '../chunked.socket';
 
 /** Authentication, as far as these specs need it: bob with a token, else 401. */
 const asBob: Filter = (next) => async (r) => {
@@ -107,6 +108,25 @@ describe('withAudit', () => {
       ['ResponseStarted', 'watch', 200],
       ['ResponseComplete', 'watch', 200],
     ]);
+  });
+
+  it('leaves a watch that started well with unwrapped writes (its events may go straight to the socket), and still copies a failed one', async () => {
+    const audit = new MemoryAudit(policy([{ level: 'RequestResponse' }]));
+    const relayable: boolean[] = [];
+    await serve(audit, async (r) => {
+      const failed = r.query.get('fail') === 'true';
+      r.res.writeHead(failed ? 500 : 200, { 'Content-Type': 'application/json' });
+      r.res.flushHeaders();
+      relayable.push(chunkedSocket(r.res) !== undefined);
+      r.res.end(failed ? JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'boom', reason: 'InternalError', code: 500 }) : '{"type":"ADDED","object":{}}\n');
+      return failed ? 500 : 200;
+    });
+    await server.request('GET', '/api/v1/namespaces/a/configmaps?watch=true', headers);
+    await server.request('GET', '/api/v1/namespaces/a/configmaps?watch=true&fail=true', headers);
+    expect(relayable).toEqual([true, false]);
+    const complete = audit.events.filter((e) => e.stage === 'ResponseComplete');
+    expect(complete.map((e) => e.responseStatus?.code)).toEqual([200, 500]);
+    expect(complete[1].responseStatus).toMatchObject({ message: 'boom', reason: 'InternalError' });
   });
 
   it('audits a request refused by authentication, without a user', async () => {

@@ -97,6 +97,12 @@ class AuditedRequest {
         const out = writeHead.apply(res, args);
         if (!started) {
           started = true;
+          // A stream that started well has nothing more to copy (no body at its level, no failure Status): its
+          // writes go unwrapped again, so a watch's events may go straight to the socket (chunkedSocket).
+          if (!bodies && res.statusCode < 400) {
+            res.write = write;
+            res.end = end;
+          }
           this.emit('ResponseStarted', res.statusCode);
         }
         return out;
