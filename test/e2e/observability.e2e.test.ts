@@ -49,16 +49,19 @@ describe.each(['1.27', '1.33'])('kubectl %s', (version) => {
 
   it('prints the APF dumps in kube\'s columns', async () => {
     const levels = await admin.ok(['get', '--raw', '/debug/api_priority_and_fairness/dump_priority_levels']);
-    expect(levels.split('\n')[0]).toBe('PriorityLevelName, ActiveQueues, IsIdle, IsQuiescing, WaitingRequests, ExecutingRequests');
-    expect(levels).toMatch(/^exempt,\s+0,\s+false,\s+false,\s+0,\s+0$/m);
+    // kube's ten columns, then the seats borrowing left each level.
+    expect(levels.split('\n')[0]).toMatch(
+      /^PriorityLevelName, +ActiveQueues, +IsIdle, +IsQuiescing, +WaitingRequests, +ExecutingRequests, +DispatchedRequests, +RejectedRequests, +TimedoutRequests, +CancelledRequests, +NominalLimitSeats, +LowerLimitSeats, +UpperLimitSeats, +CurrentLimitSeats, +SeatsInUse, +DemandSeatsSmoothed$/,
+    );
+    expect(levels).toMatch(/^exempt,\s+0,\s+false,\s+false,\s+0,\s+0,\s+0,\s+0,\s+0,\s+0,\s+0,\s+0,\s+\d+,/m);
     // The dump itself executes at a level (cluster-admin's is exempt, so every limited level may be idle).
-    expect(levels).toMatch(/^catch-all,\s+0,\s+(true|false),\s+false,\s+0,\s+\d+$/m);
+    expect(levels).toMatch(/^catch-all,\s+0,\s+(true|false),\s+false,\s+0,\s+\d+,/m);
     const queues = await admin.ok(['get', '--raw', '/debug/api_priority_and_fairness/dump_queues']);
     // Go's tabwriter pads "Index," to the minimum width of 8.
     expect(queues.split('\n')[0]).toBe('PriorityLevelName, Index,  PendingRequests, ExecutingRequests, SeatsInUse, NextDispatchR, InitialSeatsSum, MaxSeatsSum, TotalWorkSum');
     expect(queues).toMatch(/^global-default,\s+0,\s+0,\s+\d+,\s+\d+,\s+\d+\.\d{8}ss,\s+0,\s+0,\s+0\.00000000ss$/m);
     const requests = await admin.ok(['get', '--raw', '/debug/api_priority_and_fairness/dump_requests?includeRequestDetails=1']);
-    expect(requests.split('\n')[0]).toMatch(/^PriorityLevelName, FlowSchemaName, QueueIndex, RequestIndexInQueue, FlowDistingsher, ArriveTime, InitialSeats, FinalSeats, AdditionalLatency, UserName, +Verb, +APIPath, +Namespace, +Name, +APIVersion, +Resource, +SubResource$/);
+    expect(requests.split('\n')[0]).toMatch(/^PriorityLevelName, FlowSchemaName, QueueIndex, RequestIndexInQueue, FlowDistingsher, ArriveTime, InitialSeats, FinalSeats, AdditionalLatency, StartTime, +UserName, +Verb, +APIPath, +Namespace, +Name, +APIVersion, +Resource, +SubResource$/);
   });
 
   it('refuses a ServiceAccount without rights (403), and profiles for one RBAC grants the path', async () => {

@@ -79,6 +79,9 @@ export class Cacher implements StorageInterface {
     }
   }
 
+  /** A LIST read from etcd names the cache's object count too, once the cache has one. */
+  private readonly withCount = (r: ListResult): ListResult => (this.cache.synced && !this.cache.isStopped ? { ...r, storedObjects: this.cache.size } : r);
+
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
     if (this.cache.isStopped) return this.storage.list(namespace, opts);
     if (shouldDelegateList(opts)) {
@@ -86,9 +89,9 @@ export class Cacher implements StorageInterface {
       // creates): a client's paged list is read from etcd, and its watch from that list's resourceVersion then finds
       // the cache's window open from before it, instead of the watch starting it later and answering 410 Gone.
       this.cache.start().catch(() => undefined);
-      return this.storage.list(namespace, opts).then((r) => (this.cache.synced ? { ...r, storedObjects: this.cache.size } : r));
+      return this.storage.list(namespace, opts).then(this.withCount);
     }
-    if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts);
+    if (!(await this.servable(parseListOptions(opts).resourceVersion))) return this.storage.list(namespace, opts).then(this.withCount);
     let all: KubeObject[];
     try {
       all = this.cache.list(collectionKey(this.cache.prefix, namespace));
