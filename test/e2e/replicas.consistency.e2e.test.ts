@@ -126,12 +126,17 @@ describe('two replicas of each API server', () => {
     try {
       const rv = await create('core-api', c, 'behind-0');
       const started = Date.now();
-      const [get, list] = await Promise.all([
+      const [get, list, ...proxied] = await Promise.all([
         stack.request(BEHIND, 'GET', `${c.path}/behind-0?resourceVersion=${rv}`),
         stack.request(BEHIND, 'GET', `${c.path}?resourceVersion=${rv}&resourceVersionMatch=NotOlderThan`),
+        // Through the front door, which spreads requests over both core-api replicas: the one ahead answers, the
+        // one behind answers the same 504, relayed with its Retry-After.
+        ...[0, 1, 2, 3, 4, 5].map(() => stack.request('aggregator', 'GET', `${c.path}/behind-0?resourceVersion=${rv}`)),
       ]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
-      for (const res of [get, list]) {
+      expect(proxied.filter((r) => r.status !== 504).map((r) => `${r.status} ${json<Meta>(r).metadata.resourceVersion}`)).toEqual(proxied.filter((r) => r.status !== 504).map(() => `200 ${rv}`));
+      expect(proxied.map((r) => r.status)).toContain(504);
+      for (const res of [get, list, ...proxied.filter((r) => r.status === 504)]) {
         expect(res.status, res.body).toBe(504);
         expect(res.headers?.['retry-after']).toBe('1');
         const status = json<{ message: string }>(res);
