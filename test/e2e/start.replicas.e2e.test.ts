@@ -124,6 +124,13 @@ describe('KUBE_REPLICAS=2 npm start: two of each service behind the balancing, o
     }
   }, 240_000);
 
+  it('runs the controllers in one controller-manager replica, the other standing by', async () => {
+    const ports = [stack.ports.KUBE_CONTROLLER_MANAGER_PORT, stack.ports.KUBE_CONTROLLER_MANAGER_PORT + STEP];
+    const leaders = async (): Promise<number[]> => Promise.all(ports.map((port) => served(port, 'leader_election_master_status')));
+    expect(await until(async () => (await leaders()).reduce((a, b) => a + b, 0) === 1, 60_000)).toBe(true);
+    expect((await leaders()).sort()).toEqual([0, 1]);
+  }, 120_000);
+
   for (const version of ['1.27', '1.33']) {
     it(`serves kubectl ${version} through the balancer (TLS and client certificates end to end)`, async () => {
       const { ok } = kubectlSession(version, kubeconfig);
