@@ -11,7 +11,16 @@
  *   moving between replicas.
  * One replica's cache is made to fall behind for real: its etcd connection goes through a relay that holds
  * etcd's answers back (test/support/tcp.relay.ts) while the replica keeps serving.
+ *
+ * One writer for shared state (docs/architecture.md, "Replicas: who writes what"):
+ * - the availability condition of an APIService with spec.service is checked by every aggregator replica (as
+ *   kube's), and written once per change, never back and forth: replicas that agree find it already written;
+ * - autoregistration (the automanaged APIServices) is written by the elected aggregator only, the holder of
+ *   /registry/leader-election/kube-aggregator; kill -9 it, and the other takes over within the lease (15 s) and
+ *   registers a new CRD group meanwhile.
+ * One stack for the file (the kills come last).
  */
+import { Etcd3 } from 'etcd3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cronTab } from '../../apps/extensions/src/crd/crd.testing';
 import { currentRevision, prefixOf, readHistory, watchGaps } from '../chaos/etcd.history';
@@ -20,6 +29,10 @@ import { type Answer, type Instance, ProcessStack } from '../chaos/process.stack
 
 const NS = 'replicas';
 const BEHIND: Instance = 'core-api.1';
+const LEADER_KEY = '/registry/leader-election/kube-aggregator';
+const WARDLE = 'v1alpha1.wardle.example.com';
+/** The aggregator election's lease (LeaderElection's ttlSeconds); candidates retry every third of it. */
+const LEASE_MS = 15_000;
 const LATE_EXTENSIONS: Instance = 'extensions.1';
 
 const configMaps = (kind: string): Collection => ({ kind, path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) });
@@ -28,13 +41,18 @@ const cronTabs: Collection = { kind: 'ct', path: `/apis/stable.example.com/v1/na
 interface Meta {
   metadata: { name?: string; resourceVersion: string };
 }
-type Condition = { type: string; status: string };
+type Condition = { type: string; status: string; reason?: string; message?: string };
+interface ApiService {
+  metadata: { name: string; resourceVersion: string };
+  status?: { conditions?: Condition[] };
+}
 interface List {
   metadata: { resourceVersion: string };
   items: Meta[];
 }
 
 let stack: ProcessStack;
+let etcd: Etcd3;
 
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -57,9 +75,24 @@ function json<T>(res: Answer): T {
   return JSON.parse(res.body) as T;
 }
 
+/** The aggregator instance holding the election (its identity ends with its port). */
+async function leader(): Promise<Instance | undefined> {
+  const holder = await etcd.get(LEADER_KEY).string();
+  const port = Number(holder?.split('/').at(-1));
+  return stack.instances('aggregator').find((i) => stack.ports.get(i) === port);
+}
+
+const available = (s: ApiService): Condition | undefined => s.status?.conditions?.find((c) => c.type === 'Available');
+
+async function wardleAvailable(): Promise<boolean> {
+  const res = await stack.request('aggregator', 'GET', `/apis/apiregistration.k8s.io/v1/apiservices/${WARDLE}`);
+  return res.status === 200 && available(JSON.parse(res.body) as ApiService)?.status === 'True';
+}
+
 describe('two replicas of each API server', () => {
   beforeAll(async () => {
-    stack = await ProcessStack.start({ replicas: 2, etcdRelayed: [BEHIND, LATE_EXTENSIONS], without: ['sample-apiserver', 'controller-manager'] });
+    stack = await ProcessStack.start({ replicas: 2, etcdRelayed: [BEHIND, LATE_EXTENSIONS], without: ['controller-manager'] });
+    etcd = new Etcd3({ hosts: stack.etcd.endpoint });
     expect((await stack.request('aggregator', 'POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: NS } })).status).toBe(201);
     expect((await stack.request('aggregator', 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', cronTab())).status).toBe(201);
     for (const instance of [...stack.instances('extensions'), ...stack.instances('aggregator')]) {
@@ -68,6 +101,7 @@ describe('two replicas of each API server', () => {
   }, 300_000);
 
   afterAll(async () => {
+    etcd?.close();
     await stack?.stop();
   }, 120_000);
 
@@ -209,4 +243,55 @@ describe('two replicas of each API server', () => {
     expect(watchGaps(segments, history, prefix as string)).toEqual([]);
     expect(segments.reduce((n, s) => n + s.events.length, 0)).toBeGreaterThanOrEqual(40);
   }, 180_000);
+
+  it('aggregators write an APIService availability change once, and nothing while nothing changes', async () => {
+    await until('wardle available', wardleAvailable);
+    const list = await stack.request('aggregator', 'GET', '/apis/apiregistration.k8s.io/v1/apiservices');
+    const from = (JSON.parse(list.body) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const writes: ApiService[] = [];
+    const watch = stack.openWatch('aggregator.1', `/apis/apiregistration.k8s.io/v1/apiservices?watch=1&resourceVersion=${from}&fieldSelector=metadata.name%3D${WARDLE}`, (line) => {
+      const ev = JSON.parse(line) as { type: string; object: ApiService };
+      if (ev.type === 'MODIFIED') writes.push(ev.object);
+    });
+    expect(await watch.status).toBe(200);
+    try {
+      // Both replicas re-check every 3 s: two rounds each, and nobody writes.
+      await pause(7_000);
+      expect(writes.map(available)).toEqual([]);
+      await stack.kill('sample-apiserver');
+      await until('wardle unavailable', async () => writes.some((s) => available(s)?.status === 'False'), 30_000);
+      // Two more rounds of both replicas: the verdict stands, nobody writes it again (or a different one).
+      await pause(7_000);
+      expect(writes.map((s) => `${available(s)?.status} ${available(s)?.reason}`)).toEqual(['False FailedDiscoveryCheck']);
+    } finally {
+      watch.close();
+      await stack.restart('sample-apiserver');
+    }
+    await until('wardle available again', wardleAvailable);
+  }, 120_000);
+
+  it('autoregisters from the elected replica only; killing it hands the election to the other within the lease', async () => {
+    const first = await leader();
+    expect(first).toBeDefined();
+    const other = stack.instances('aggregator').find((i) => i !== first) as Instance;
+    const killedAt = Date.now();
+    await stack.kill(first as Instance);
+    try {
+      await until('the other replica elected', async () => (await leader()) === other, LEASE_MS + 10_000);
+      const tookOverMs = Date.now() - killedAt;
+      expect(tookOverMs).toBeLessThan(LEASE_MS + LEASE_MS / 3 + 2_000);
+      // A new group while the old leader is dead: the new leader registers it.
+      const crd = cronTab();
+      const def = { ...crd, metadata: { name: 'widgets.elected.example.com' }, spec: { ...crd.spec, group: 'elected.example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' } } };
+      expect((await stack.request(other, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', def)).status).toBe(201);
+      await until('v1.elected.example.com registered', async () => (await stack.request(other, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.elected.example.com')).status === 200);
+      const registered = JSON.parse((await stack.request(other, 'GET', '/apis/apiregistration.k8s.io/v1/apiservices/v1.elected.example.com')).body) as ApiService & { metadata: { labels?: Record<string, string> } };
+      expect(registered.metadata.labels?.['kube-aggregator.kubernetes.io/automanaged']).toBe('true');
+    } finally {
+      await stack.restart(first as Instance);
+    }
+    await until(`${first} ready again`, () => stack.partReady(first as Instance));
+    // The restarted replica follows: the election stays where it is.
+    expect(await leader()).toBe(other);
+  }, 120_000);
 });
