@@ -89,7 +89,7 @@ describe('withPriorityAndFairness', () => {
     });
     const seats = async (): Promise<number> =>
       ((await register.getSingleMetric('apiserver_flowcontrol_work_estimated_seats')?.get())?.values ?? [])
-        .filter((v) => v.metricName === 'apiserver_flowcontrol_work_estimated_seats_sum' && v.labels.flow_schema === 'global-default')
+        .filter((v) => (v as { metricName?: string }).metricName === 'apiserver_flowcontrol_work_estimated_seats_sum' && v.labels.flow_schema === 'global-default')
         .reduce((sum, v) => sum + v.value, 0);
     const before = await seats();
     const first = await server.request('GET', '/api/v1/namespaces/a/configmaps');
