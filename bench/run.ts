@@ -108,6 +108,7 @@ async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient,
   // A new process, like the aggregator was: it settles as long.
   await runLoad(32, SETTLE, get(many, minimalPort));
   // The same hop with nothing but a TLS proxy in it: what any Node proxy adds to one request at a time here.
+  await runLoad(1, WARMUP, get(one, minimalPort));
   const minimal1 = await runLoad(1, SECONDS, get(one, minimalPort));
   console.log(figure('  minimal Node proxy, 1 conn, added p50', minimal1.p50ms - direct1.p50ms, 'ms', `p50 ${minimal1.p50ms.toFixed(2)} ms (+${(minimal1.p50ms - direct1.p50ms).toFixed(2)}), p99 ${minimal1.p99ms.toFixed(2)} ms vs direct p50 ${direct1.p50ms.toFixed(2)} ms`, 'the floor of any Node proxy here'));
   await runLoad(32, WARMUP, get(many, aggPort));
