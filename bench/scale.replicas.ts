@@ -178,7 +178,7 @@ const us = (x: number): string => `${x.toFixed(0)} µs`;
 function printOne(label: string, m: Measured): void {
   const t = (name: string, r: Throughput): string => {
     const errored = r.errors ? `${r.errors} of ${r.requests} requests errored` : undefined;
-    return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req (aggregator ${us(r.aggregatorCpuUs)}, core-api ${us(r.coreApiCpuUs)}), etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
+    return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req (aggregator ${us(r.aggregatorCpuUs)}, core-api ${us(r.coreApiCpuUs)}; busy ${((r.cpuUs * r.rps) / 1000).toFixed(0)} ms/s), etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
   };
   console.log(t('GET', m.get));
   console.log(t('CREATE', m.create));
@@ -278,14 +278,15 @@ export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void>
     console.log(`SCALE replicas: ${cpus().length} cores; GET 32 and CREATE 64 in flight, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run, medians of ${rounds} rounds taken in turns; every request through the aggregators, spread over them`);
     // What the servers burn with no request at all (leases, availability checks, NATS heartbeats, resyncs): a cost
     // per second, not per request, that a second replica may add.
-    const idle = async (stack: ScaleStack): Promise<number> => {
+    const idle = async (stack: ScaleStack): Promise<string> => {
       const c0 = stack.serversCpuMs();
+      const e0 = cpuMs(stack.etcdPid);
       const t0 = performance.now();
       await new Promise((r) => setTimeout(r, 5000));
-      return ((stack.serversCpuMs() - c0) / (performance.now() - t0)) * 1000;
+      const s = (performance.now() - t0) / 1000;
+      return `servers ${((stack.serversCpuMs() - c0) / s).toFixed(0)} ms CPU/s, etcd ${((cpuMs(stack.etcdPid) - e0) / s).toFixed(0)} ms/s`;
     };
-    const [idle1, idle2] = [await idle(one), await idle(two)];
-    console.log(`  idle servers: 1 replica ${idle1.toFixed(0)} ms CPU/s, 2 replicas ${idle2.toFixed(0)} ms CPU/s`);
+    console.log(`  idle: 1 replica: ${await idle(one)}; 2 replicas: ${await idle(two)}`);
     const shared = await runs('shared');
     printOne('1 replica', shared.one);
     printOne('2 replicas', shared.two);
