@@ -639,6 +639,15 @@ function portAnswers(port: number): Promise<boolean> {
 }
 
 async function assertPortsFree(specs: readonly ChildSpec[]): Promise<void> {
+  // Replicas' ports are computed (base + i × step): two children must not be planned on one port.
+  const planned = new Map<number, string>();
+  for (const spec of specs) {
+    for (const { port, env } of spec.ports) {
+      const other = planned.get(port);
+      if (other) throw new StartupError(`port ${port} would be both ${other}'s and ${spec.name}'s: change ${env}, or ${other}'s port`);
+      planned.set(port, spec.name);
+    }
+  }
   for (const spec of specs) {
     for (const { port, env } of spec.ports) {
       if (await portAnswers(port)) {
