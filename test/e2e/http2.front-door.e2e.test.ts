@@ -261,6 +261,31 @@ describe('the front door over HTTP/2', () => {
     expect((await rawH2(request)).type).toBe(1);
   });
 
+  it('never lets an h2 request smuggle another into the HTTP/1.1 connection to a backend (H2.CL, CRLF in a field)', async () => {
+    const smuggled = '/apis/wardle.test/v1/namespaces/default/smuggled';
+    const s = await session();
+    // A body longer than its Content-Length: the extra bytes would be a request of their own to the backend.
+    const stream = s.request({ ':method': 'POST', ':path': '/apis/wardle.test/v1/namespaces/default/flunders', 'content-length': '0', 'content-type': 'application/json' }, { endStream: false });
+    const outcome = new Promise<string>((resolve) => {
+      stream.on('response', (h) => resolve(`answered ${h[':status']}`));
+      stream.on('error', (err: Error & { code?: string }) => resolve(err.code ?? err.message));
+      stream.on('close', () => resolve(`closed ${stream.rstCode}`));
+    });
+    stream.end(`GET ${smuggled} HTTP/1.1\r\nHost: wardle\r\n\r\n`);
+    expect(await outcome).not.toMatch(/^answered 2/);
+    // CR LF inside a field value would end the header line on HTTP/1.1 (an X-Remote-User of the caller's choosing):
+    // nghttp2 drops such a field (Go's server resets the stream), so it never reaches the proxy.
+    const request: Array<[string, string]> = [[':method', 'GET'], [':scheme', 'https'], [':path', '/apis/wardle.test/v1/namespaces/default/flunders?crlf'], [':authority', '127.0.0.1']];
+    expect((await rawH2([...request, ['x-note', 'a\r\nx-remote-user: mallory']])).type).toBe(1);
+    expect(await until(async () => wardle.seen.some((r) => r.path.endsWith('?crlf')), 10_000)).toBe(true);
+    expect(wardle.seen.find((r) => r.path.endsWith('?crlf'))?.headers).toMatchObject({ 'x-remote-user': 'kubernetes-admin' });
+    expect(wardle.seen.find((r) => r.path.endsWith('?crlf'))?.headers['x-note']).toBeUndefined();
+    // The backend still works on its pooled connections, and never saw either.
+    expect((await send(s, { ':path': '/apis/wardle.test/v1/namespaces/default/flunders' })).status).toBe(200);
+    expect(wardle.seen.filter((r) => r.path.includes('smuggled') || r.headers['x-remote-user'] === 'mallory')).toEqual([]);
+    s.close();
+  });
+
   it('answers CONNECT over HTTP/2 with a 405 Status', async () => {
     const s = await session();
     const stream = s.request({ ':method': 'CONNECT', ':authority': 'example.com:443' }, { endStream: false });
