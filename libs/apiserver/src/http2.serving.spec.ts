@@ -1,6 +1,6 @@
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import { request as httpsRequest } from 'node:https';
-import type { TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCertificateAuthority, issueCertificate, type CertificateAuthority, type IssuedCertificate } from '@kube/pki';
 import { http2ServingFromEnv } from './http2.serving';
@@ -130,5 +130,21 @@ describe('listenHttps with HTTP/2', () => {
     });
     expect(r).toMatchObject({ status: 200, body: '1.1 GET /old' });
     expect(seen.at(-1)).toMatchObject({ httpVersion: '1.1', peer: 'alice' });
+  });
+});
+
+describe('listenHttps with HTTP/2 off (KUBE_HTTP2=false)', () => {
+  it('offers http/1.1 alone by ALPN', async () => {
+    const ca = await createCertificateAuthority({ commonName: 'h2-off-ca' });
+    const serving = await issueCertificate(ca, { commonName: 'localhost', ipAddresses: ['127.0.0.1'], usage: 'server' });
+    const { server, port } = await listenHttps({ certPem: serving.certPem, keyPem: serving.keyPem, ca: [ca.certPem] }, { bindAddress: '127.0.0.1', port: 0, http2: { enabled: false, maxStreamsPerConnection: 0 } }, (_req, res) => res.end('ok'));
+    try {
+      const socket = tlsConnect({ host: '127.0.0.1', port, ca: ca.certPem, ALPNProtocols: ['h2', 'http/1.1'] });
+      await new Promise<void>((resolve, reject) => socket.once('secureConnect', () => resolve()).once('error', reject));
+      expect(socket.alpnProtocol).toBe('http/1.1');
+      socket.destroy();
+    } finally {
+      await closeGracefully(server);
+    }
   });
 });
