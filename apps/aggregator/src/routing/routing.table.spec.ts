@@ -22,6 +22,21 @@ describe('RoutingTable', () => {
     expect(new Set(ports)).toEqual(new Set(['1', '2']));
   });
 
+  it('rotates each service over its own instances, whatever the requests for other services in between', () => {
+    const routes = new RoutingTable();
+    const core = [target(1), target(2)];
+    const ext = [target(3), target(4)].map((t) => ({ ...t, name: 'extensions' }));
+    routes.setBackends(new Map([['/v1', 'core-api'], ['apiextensions.k8s.io/v1', 'extensions']]), new Map([['core-api', { ...core[0], instances: core }], ['extensions', { ...ext[0], instances: ext }]]));
+    const port = (group: string): string => {
+      const r = routes.lookup(group, 'v1');
+      return r?.kind === 'proxy' ? r.target.url.port : '';
+    };
+    // Requests alternating between two services: each service still alternates between its replicas.
+    const seen = Array.from({ length: 4 }, () => [port(''), port('apiextensions.k8s.io')]);
+    expect(new Set(seen.map(([c]) => c))).toEqual(new Set(['1', '2']));
+    expect(new Set(seen.map(([, e]) => e))).toEqual(new Set(['3', '4']));
+  });
+
   it('routes a group/version added ahead of discovery (an established CRD) until the next refresh replaces the set', () => {
     const routes = new RoutingTable();
     const ext: BackendTarget = { name: 'extensions', url: new URL('https://127.0.0.1:3') };

@@ -75,7 +75,8 @@ export class RoutingTable {
     return target.instances && target.instances.length > 1 ? { kind: 'proxy', target: this.pick(target.instances), service: target } : { kind: 'proxy', target };
   }
 
-  private next = 0;
+  /** Each service's round-robin position, by its instance list (one shared cursor would pin services that alternate). */
+  private readonly cursors = new WeakMap<readonly BackendTarget[], number>();
 
   /**
    * Round robin over a service's live instances (each request, watches included, may land on another one),
@@ -83,11 +84,13 @@ export class RoutingTable {
    */
   private pick(all: readonly BackendTarget[]): BackendTarget {
     const now = Date.now();
+    let next = this.cursors.get(all) ?? -1;
     for (let i = 0; i < all.length; i++) {
-      this.next = (this.next + 1) % all.length;
-      if (!isDown(all[this.next], now)) break;
+      next = (next + 1) % all.length;
+      if (!isDown(all[next], now)) break;
     }
-    return all[this.next];
+    this.cursors.set(all, next);
+    return all[next];
   }
 
   /** Any live target, for requests that are not about a group/version (none today). */
