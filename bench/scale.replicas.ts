@@ -39,6 +39,8 @@ interface Throughput extends LoadResult {
 
 interface Measured {
   get: Throughput;
+  /** GET at resourceVersion=0: from the watch cache without waiting for it to reach etcd's revision. */
+  getCached: Throughput;
   create: Throughput;
   watch: FanOutResult;
 }
@@ -85,7 +87,11 @@ async function awaitSpread(stack: ScaleStack): Promise<boolean> {
 async function measure(stack: ScaleStack, o: ScaleReplicasOptions, label: string): Promise<Measured> {
   const ports = stack.of('aggregator').map((s) => s.port);
   const agent = agentFor(stack.tls, 64);
-  const get = async (i: number): Promise<boolean> => (await call(agent, ports[i % ports.length], { method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps/bench` })).status === 200;
+  const getAt =
+    (query: string) =>
+    async (i: number): Promise<boolean> =>
+      (await call(agent, ports[i % ports.length], { method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps/bench${query}` })).status === 200;
+  const get = getAt('');
   const create =
     (prefix: string) =>
     async (i: number): Promise<boolean> =>
@@ -103,10 +109,11 @@ async function measure(stack: ScaleStack, o: ScaleReplicasOptions, label: string
   try {
     await runLoad(32, o.settle, get);
     const g = await measured(32, get);
+    const g0 = await measured(32, getAt('?resourceVersion=0'));
     await runLoad(64, o.settle, create(`${label}-warm`));
     const c = await measured(64, create(label));
     const w = await fanOut(o.root, ports, stack.tls, stack.pki as PkiPaths, label, WATCHERS, o.quick ? 3 : 5, () => stack.serversCpuMs());
-    return { get: g, create: c, watch: w };
+    return { get: g, getCached: g0, create: c, watch: w };
   } finally {
     agent.destroy();
   }
@@ -159,6 +166,7 @@ function medianOf(ms: Measured[]): Measured {
   const wmed = (f: (w: FanOutResult) => number): number => median(ws.map(f));
   return {
     get: t((m) => m.get),
+    getCached: t((m) => m.getCached),
     create: t((m) => m.create),
     watch: {
       p50: wmed((w) => w.p50),
@@ -181,6 +189,7 @@ function printOne(label: string, m: Measured): void {
     return figure(`SCALE ${name}, ${label}`, r.cpuUs, 'µs/req', `${r.rps.toFixed(0).padStart(6)} req/s (p50 ${r.p50ms.toFixed(2)} ms, p99 ${r.p99ms.toFixed(2)} ms, errors ${r.errors}); servers' CPU ${us(r.cpuUs)}/req (aggregator ${us(r.aggregatorCpuUs)}, core-api ${us(r.coreApiCpuUs)}; busy ${((r.cpuUs * r.rps) / 1000).toFixed(0)} ms/s), etcd ${us(r.etcdCpuUs)}/req`, 'report', errored);
   };
   console.log(t('GET', m.get));
+  console.log(t('GET rv=0', m.getCached));
   console.log(t('CREATE', m.create));
   const w = m.watch;
   const wErr = w.error ?? (w.delivered < w.expected ? `${w.delivered} of ${w.expected} events delivered` : undefined);
@@ -222,6 +231,7 @@ function compare(label: string, one: Measured, two: Measured): void {
     );
   };
   pair('GET', one.get, two.get);
+  pair('GET rv=0', one.getCached, two.getCached);
   pair('CREATE', one.create, two.create);
   const w1 = one.watch;
   const w2 = two.watch;
