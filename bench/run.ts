@@ -10,6 +10,8 @@
  *  availability), custom resources, the SDK (bench/sdk.bench.ts) and API Priority and Fairness (bench/apf.bench.ts:
  *  a quiet user's GETs while another floods LIST) and the garbage collector (bench/gc.bench.ts). By name only:
  *  `--only workloads`, a Deployment on simulated nodes scaled 0 → 1,000 → 0 and rolled out (bench/workloads.bench.ts).
+ *  With `--scale` or `--only scale`: 1 vs 2 replicas of core-api and the aggregator, 10,000 watchers, 100,000
+ *  ConfigMaps, 50,000 CRs, 1,000 namespaces deleted at once, 1,000 CRDs, 100 APIServices (bench/scale*.ts).
  * The API runs in its own process; the load generator runs here. Timing targets live here, never in tests.
  * `--quick` (under two minutes, for use before every submission) runs 1.5 s per figure with shorter warm-ups, 250
  * RBAC roles instead of 1,000, 250 GC dependents, and 3 watch writes; `--only create,cr` only the named figures (FIGURES).
