@@ -225,6 +225,37 @@ describe('QueueSet', () => {
     expect(delivered[0] / delivered[1]).toBeLessThan(1.1);
   });
 
+  it('charges a flow its work in progress at dispatch: a flow that becomes active gets the first seat that frees, however long the busy flow\'s requests run', async () => {
+    const { observer } = recorder();
+    const qs = new QueueSet({ concurrencyLimit: 4, queues: 8, handSize: 1, queueLengthLimit: 100 }, observer, () => Date.now());
+    const dispatched: string[] = [];
+    let stop = false;
+    let n = 0;
+    // Forty requests of one flow always outstanding, each running 40-60 ms (far past kube's 3 ms guess).
+    const noisy = async (): Promise<void> => {
+      while (!stop) {
+        let a = qs.admit(0, ONE, 'noisy', 60_000);
+        if (a instanceof Promise) a = await a;
+        if (typeof a === 'string') throw new Error(a);
+        dispatched.push('noisy');
+        await new Promise((r) => setTimeout(r, 40 + ((n++ * 7) % 21)));
+        qs.finish(a);
+      }
+    };
+    const clients = Array.from({ length: 40 }, noisy);
+    await vi.advanceTimersByTimeAsync(2_000);
+    const from = dispatched.length;
+    const quiet = qs.admit(1, ONE, 'quiet', 60_000) as Promise<Admitted>;
+    void quiet.then(() => dispatched.push('quiet'));
+    await vi.advanceTimersByTimeAsync(200);
+    stop = true;
+    await vi.advanceTimersByTimeAsync(2_000);
+    await Promise.all(clients);
+    // Nothing of the busy flow was dispatched between the quiet request's arrival and its own dispatch.
+    expect(dispatched.slice(from)[0]).toBe('quiet');
+    qs.finish((await quiet) as Ticket<string>);
+  });
+
   it('adds queues when the configuration asks for more, drops extra ones once empty, and applies a new limit at once', async () => {
     const { observer } = recorder();
     const qs = new QueueSet({ concurrencyLimit: 1, queues: 8, handSize: 2, queueLengthLimit: 10 }, observer, () => now);

@@ -4,7 +4,8 @@
  * the one of them with the least work waiting. Seats go to queues by virtual finish time in seat-seconds: the
  * virtual clock R advances at min(seats wanted, limit) / active queues per real second, each dispatch advances its
  * queue's next dispatch R by the request's work (seats × estimated service time, plus its final seats × their
- * additional latency), and the estimate is corrected by the real service time when it finishes. A wide request
+ * additional latency), and the estimate is corrected by the real service time when it finishes. The estimated
+ * service time follows the level's real ones (kube: a fixed 3 ms). A wide request
  * waits until its seats are free (nothing narrower overtakes it); one wider than the limit runs alone.
  */
 import { maxSeatsOf, type WorkEstimate } from './flowcontrol.work-estimator';
@@ -32,8 +33,11 @@ export interface QueueSetObserver<T> {
   demand(seats: number): void;
 }
 
-/** kube's estimatedServiceDuration: the initial guess of a request's service time, corrected when it finishes. */
+/** kube's estimatedServiceDuration: the first guess of a request's service time, corrected when it finishes. */
 export const ESTIMATED_SERVICE_SECONDS = 0.003;
+/** Weight of one finished request in the level's moving average of service time. */
+const SERVICE_TIME_WEIGHT = 0.1;
+const MAX_SERVICE_SECONDS = 10;
 
 class Queue<T> {
   readonly waiting: Array<Ticket<T>> = [];
@@ -55,7 +59,8 @@ class Queue<T> {
 
 /** A request admitted to, or waiting in, a queue set: hand it back to finish() when it is done. */
 export class Ticket<T> {
-  /** Initial plus final work, seat-seconds. */
+  /** Initial work (seats × the service time estimated at admission) and initial plus final work, seat-seconds. */
+  readonly initialWork: number;
   readonly totalWork: number;
   readonly maxSeats: number;
   arrivalR = 0;
@@ -73,11 +78,13 @@ export class Ticket<T> {
     readonly detail: unknown,
     readonly arrivedAt: number,
     public queue: Queue<T> | undefined,
+    serviceSeconds: number,
   ) {
     this.maxSeats = maxSeatsOf(estimate);
     this.finalSeats = estimate.finalSeats;
     this.additionalLatencyMs = estimate.additionalLatencyMs;
-    this.totalWork = estimate.initialSeats * ESTIMATED_SERVICE_SECONDS + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000;
+    this.initialWork = estimate.initialSeats * serviceSeconds;
+    this.totalWork = this.initialWork + (estimate.finalSeats * estimate.additionalLatencyMs) / 1000;
   }
 
   /** The queue's index (-1 for a request of a level without queues). */
@@ -133,6 +140,13 @@ export class QueueSet<T> {
   /** Virtual time in seat-seconds, and the real time (ms) it was last advanced to. */
   private currentR = 0;
   private lastRealTime: number;
+  /**
+   * The service time a request is charged at dispatch, seconds: kube's 3 ms at first, then the moving average of
+   * the level's real ones (never below 3 ms). Charging the real cost up front (kube corrects its fixed guess only
+   * when a request finishes) keeps a flow whose requests run long from being owed the work it has in progress: a
+   * flow that becomes active gets the next free seat instead of waiting for the busy flow's requests to finish.
+   */
+  private serviceSeconds = ESTIMATED_SERVICE_SECONDS;
   private dispatched = 0;
   private rejected = 0;
   private timedOut = 0;
@@ -197,7 +211,7 @@ export class QueueSet<T> {
     this.syncTime();
     const now = this.lastRealTime;
     if (this.config.queues < 1) {
-      const t = new Ticket(estimate, tag, detail, now, undefined);
+      const t = new Ticket(estimate, tag, detail, now, undefined, this.serviceSeconds);
       if (!this.canAccommodate(t.maxSeats)) {
         this.rejected++;
         return 'concurrency-limit';
@@ -211,7 +225,7 @@ export class QueueSet<T> {
       this.rejected++;
       return 'queue-full';
     }
-    const t = new Ticket(estimate, tag, detail, now, queue);
+    const t = new Ticket(estimate, tag, detail, now, queue, this.serviceSeconds);
     t.arrivalR = this.currentR;
     if (!queue.active) queue.nextDispatchR = this.currentR;
     // Nothing waits: the request would be the one dispatched next, so it is, without a promise.
@@ -239,9 +253,12 @@ export class QueueSet<T> {
     const q = t.queue;
     const wasActive = q ? q.active : false;
     this.executing--;
+    const served = (this.lastRealTime - t.startedAt) / 1000;
+    const g = this.serviceSeconds + SERVICE_TIME_WEIGHT * (served - this.serviceSeconds);
+    this.serviceSeconds = g < ESTIMATED_SERVICE_SECONDS ? ESTIMATED_SERVICE_SECONDS : g > MAX_SERVICE_SECONDS ? MAX_SERVICE_SECONDS : g;
     if (q) {
       q.executing--;
-      q.nextDispatchR -= t.estimate.initialSeats * (ESTIMATED_SERVICE_SECONDS - (this.lastRealTime - t.startedAt) / 1000);
+      q.nextDispatchR -= t.initialWork - t.estimate.initialSeats * served;
       this.boundNextDispatch(q);
       if (wasActive !== q.active) this.activeQueues--;
     }
