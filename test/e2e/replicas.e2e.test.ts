@@ -169,7 +169,9 @@ describe('two replicas of each API server', () => {
       ]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
       expect(proxied.filter((r) => r.status !== 504).map((r) => `${r.status} ${json<Meta>(r).metadata.resourceVersion}`)).toEqual(proxied.filter((r) => r.status !== 504).map(() => `200 ${rv}`));
+      // Each core-api replica took some (the front door's round robin per service).
       expect(proxied.map((r) => r.status)).toContain(504);
+      expect(proxied.map((r) => r.status)).toContain(200);
       for (const res of [get, list, ...proxied.filter((r) => r.status === 504)]) {
         expect(res.status, res.body).toBe(504);
         expect(res.headers?.['retry-after']).toBe('1');
@@ -277,9 +279,11 @@ describe('two replicas of each API server', () => {
     const killedAt = Date.now();
     await stack.kill(first as Instance);
     try {
-      await until('the other replica elected', async () => (await leader()) === other, LEASE_MS + 10_000);
+      await until('the other replica elected', async () => (await leader()) === other, LEASE_MS * 3);
       const tookOverMs = Date.now() - killedAt;
-      expect(tookOverMs).toBeLessThan(LEASE_MS + LEASE_MS / 3 + 2_000);
+      // The lease runs out, then the next campaign (every third of it) wins; generous slack for a loaded machine.
+      console.log(`[replicas] ${other} elected ${tookOverMs} ms after ${first} was killed`);
+      expect(tookOverMs).toBeLessThan(LEASE_MS + LEASE_MS / 3 + 10_000);
       // A new group while the old leader is dead: the new leader registers it.
       const crd = cronTab();
       const def = { ...crd, metadata: { name: 'widgets.elected.example.com' }, spec: { ...crd.spec, group: 'elected.example.com', names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' } } };
