@@ -138,7 +138,8 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
    */
   private async installEstablished(name: string): Promise<boolean> {
     if (name.startsWith('.') || name.endsWith('.') || this.installed.has(name)) return false;
-    const crd = (await this.crdHandler.store.tryGet(undefined, name)) as unknown as CustomResourceDefinition | undefined;
+    // Whatever the read fails with, the request is answered as before: 404.
+    const crd = (await this.crdHandler.store.tryGet(undefined, name).catch(() => undefined)) as unknown as CustomResourceDefinition | undefined;
     if (!crd || crd.metadata.deletionTimestamp) return false;
     const holds = (type: string): boolean => crd.status?.conditions?.some((c) => c.type === type && c.status === 'True') ?? false;
     if (!holds('Established') || !holds('NamesAccepted')) return false;
