@@ -248,6 +248,40 @@ function compare(label: string, one: Measured, two: Measured): void {
   );
 }
 
+/**
+ * What a write costs a replica that did not take it: CREATEs straight to the first core-api of `stack`, the CPU of
+ * the second per write (its watch cache ingesting the event from its own etcd watch) against the first's.
+ */
+async function followerCost(stack: ScaleStack, o: ScaleReplicasOptions): Promise<void> {
+  const [writer, follower] = stack.of('core-api');
+  const agent = agentFor(stack.tls, 64);
+  const create =
+    (prefix: string) =>
+    async (i: number): Promise<boolean> =>
+      (await call(agent, writer.port, { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: `${prefix}-${i}` }, data: { key: 'value', other: 'x'.repeat(200) } }) })).status === 201;
+  try {
+    await runLoad(64, o.settle, create('follow-warm'));
+    const w0 = cpuMs(writer.pid);
+    const f0 = cpuMs(follower.pid);
+    const r = await runLoad(64, o.seconds, create('follow'));
+    const per = (ms: number): number => (ms * 1000) / Math.max(1, r.requests);
+    const writerUs = per(cpuMs(writer.pid) - w0);
+    const followerUs = per(cpuMs(follower.pid) - f0);
+    console.log(
+      figure(
+        'SCALE a write, in a replica that did not take it',
+        followerUs,
+        'µs/write',
+        `${us(followerUs)} per CREATE in the other core-api (its caches ingesting the write) vs ${us(writerUs)} in the one that took it (${((followerUs / writerUs) * 100).toFixed(0)}%); ${r.rps.toFixed(0)} CREATE/s straight to one replica`,
+        'report',
+        r.errors ? `${r.errors} of ${r.requests} requests errored` : undefined,
+      ),
+    );
+  } finally {
+    agent.destroy();
+  }
+}
+
 /** A stack of `replicas` core-apis and aggregators, its configmap written, its aggregators spreading over every core-api. */
 async function replicatedStack(root: string, replicas: number): Promise<ScaleStack> {
   const stack = await ScaleStack.start(root, `replicas-${replicas}`);
@@ -302,6 +336,7 @@ export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void>
     printOne('2 replicas', shared.two);
     compare('', shared.one, shared.two);
     model('2 replicas', shared.two);
+    await followerCost(two, o);
     const how = pinAway(stacks);
     if (!how) {
       console.log('  pinned runs skipped: one core, or taskset refused');
