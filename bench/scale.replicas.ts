@@ -311,14 +311,31 @@ export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void>
     const byStack = new Map<ScaleStack, Measured[]>(stacks.map((s) => [s, []]));
     for (let r = 0; r < rounds; r++) {
       for (const stack of r % 2 === 0 ? stacks : [...stacks].reverse()) {
-        // The first round pays for the new processes' JIT: it settles twice as long.
-        const m = await measure(stack, { ...o, settle: r === 0 ? o.settle * 2 : o.settle }, `${label}-${stack === one ? 1 : 2}-${r}`);
+        const m = await measure(stack, o, `${label}-${stack === one ? 1 : 2}-${r}`);
         byStack.get(stack)?.push(m);
       }
     }
     return { one: medianOf(byStack.get(one) ?? []), two: medianOf(byStack.get(two) ?? []) };
   };
+  /**
+   * V8 compiles a process's hot paths after enough requests, so a replica that sees 1/R of the load takes R times
+   * as long to settle: each stack is loaded settle × 2 × R seconds with GETs and as long with CREATEs first
+   * (measured with 2 core-apis behind one aggregator: 2.0×, 1.9×, then 1.5× one core-api's CPU per request over
+   * three rounds of 8 s after start, still settling).
+   */
+  const warm = async (stack: ScaleStack): Promise<void> => {
+    const ports = stack.of('aggregator').map((x) => x.port);
+    const seconds = o.settle * 2 * stack.of('core-api').length;
+    const agent = agentFor(stack.tls, 64);
+    try {
+      await runLoad(32, seconds, async (i) => (await call(agent, ports[i % ports.length], { method: 'GET', path: `/api/v1/namespaces/${NS}/configmaps/bench` })).status === 200);
+      await runLoad(64, seconds, async (i) => (await call(agent, ports[i % ports.length], { method: 'POST', path: `/api/v1/namespaces/${NS}/configmaps`, body: JSON.stringify({ metadata: { name: `warm-${i}` }, data: { key: 'value' } }) })).status === 201);
+    } finally {
+      agent.destroy();
+    }
+  };
   try {
+    for (const stack of stacks) await warm(stack);
     console.log(`SCALE replicas: ${cpus().length} cores; GET 32 and CREATE 64 in flight, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run, medians of ${rounds} rounds taken in turns; every request through the aggregators, spread over them`);
     // What the servers burn with no request at all (leases, availability checks, NATS heartbeats, resyncs): a cost
     // per second, not per request, that a second replica may add.
