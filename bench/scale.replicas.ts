@@ -141,7 +141,8 @@ function unpin(stacks: ScaleStack[]): void {
 
 const median = (xs: number[]): number => {
   const sorted = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : NaN;
+  // An even count: the mean of the middle two.
+  return sorted.length ? (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2 : NaN;
 };
 
 /** Field by field, the median over rounds (errors and deliveries summed): one noisy round moves nothing. */
