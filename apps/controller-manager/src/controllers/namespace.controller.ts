@@ -35,6 +35,8 @@ interface DeletionTotals {
   remainingByFinalizer: Map<string, number>;
 }
 
+const CONCURRENT_NAMESPACE_SYNCS = 10;
+
 /**
  * kube's namespace controller (pkg/controller/namespace): when a namespace is terminating, delete its content in
  * every namespaced resource discovery lists (built-ins, custom resources, aggregated APIs), report progress in
@@ -46,7 +48,8 @@ export class NamespaceController implements ManagedController {
 
   constructor(private readonly ctx: ControllerContext) {
     const namespaces = ctx.informers.informerFor({ group: '', resource: 'namespaces' });
-    this.controller = new Controller({ name: 'NamespaceController', reconcile: (name) => this.sync(name), rateLimiter: new ItemExponentialFailureRateLimiter(5, 5000), waitFor: [namespaces], workers: 2 });
+    // kube's --concurrent-namespace-syncs default: a namespace's deletion waits mostly on round trips, not CPU.
+    this.controller = new Controller({ name: 'NamespaceController', reconcile: (name) => this.sync(name), rateLimiter: new ItemExponentialFailureRateLimiter(5, 5000), waitFor: [namespaces], workers: CONCURRENT_NAMESPACE_SYNCS });
     const enqueue = (ns: KubeObject): void => {
       if (ns.metadata.deletionTimestamp) this.controller.enqueue(ns.metadata.name as string);
     };
