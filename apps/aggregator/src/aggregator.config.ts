@@ -3,6 +3,7 @@ import { auditOptionsFromEnv, http2ServingFromEnv, loadAuditPolicy, serverConfig
 import type { AuthorizationMode } from '@kube/authorization';
 import { type GroupOwnership, groupOwnershipWith } from '@kube/registration';
 import type { ProxyClientCertificate } from './proxy/backend.target';
+import { proxyHttp2FromEnv } from './proxy/backend.h2-pool';
 
 /** A service the aggregator fronts without an APIService.spec.service (core-api, extensions). */
 export interface LocalBackend {
@@ -28,6 +29,8 @@ export interface AggregatorConfig {
   groupOwnership?: GroupOwnership;
   /** HTTP/2 at the front door (KUBE_HTTP2, KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION); kube's defaults when absent. */
   http2?: Http2ServingOptions;
+  /** KUBE_PROXY_HTTP2 (default false: opt-in): proxied watches go to the backends over HTTP/2. */
+  proxyHttp2?: boolean;
 }
 
 /**
@@ -59,6 +62,7 @@ export function aggregatorConfigFromEnv(): AggregatorConfig {
     audit: auditOptionsFromEnv(),
     groupOwnership: groupOwnershipWith(process.env.KUBE_REGISTRATION_GROUP_OWNERS),
     http2: http2ServingFromEnv(),
+    proxyHttp2: proxyHttp2FromEnv(),
   };
 }
 

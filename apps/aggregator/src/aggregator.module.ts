@@ -16,7 +16,8 @@ import { DiscoveryMerger } from './discovery/discovery.merger';
 import type { DiscoveryList } from './discovery/discovery.types';
 import { FrontDoor } from './front-door.server';
 import { OpenApiMerger } from './openapi/openapi.merger';
-import { BackendAgents } from './proxy/backend.target';
+import { BackendAgents, MAX_BACKEND_POOLS } from './proxy/backend.target';
+import { proxyHttp2FromEnv } from './proxy/backend.h2-pool';
 import { RoutingTable } from './routing/routing.table';
 import { priorityFor } from './routing/group.priorities';
 
@@ -84,7 +85,7 @@ export class AggregatorModule {
           },
           inject: [Storage],
         },
-        { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient) },
+        { provide: BackendAgents, useFactory: () => new BackendAgents(config.proxyClient, MAX_BACKEND_POOLS, config.proxyHttp2 ?? proxyHttp2FromEnv()) },
         { provide: AUTHORIZATION, useFactory: (storage: Storage) => buildAuthorization(storage, config.authorizationMode ?? authorizationModeFromEnv(), config.authorizationConfig ?? authorizationConfigFromEnv()), inject: [Storage] },
         {
           provide: LeaderElection,

@@ -120,7 +120,7 @@ export class FrontDoor {
     if (found.kind === 'unavailable') throw Errors.serviceUnavailable(found.message);
     r.proxied = true;
     if (r.upgrade) return proxyUpgrade(req, res, r.upgrade, found.target, user, this.agents);
-    return proxyRequest(req, res, found.target, user, this.agents, found.service);
+    return proxyRequest(req, res, found.target, user, this.agents, found.service, r.info.verb === 'watch');
   }
 
   /** Set by the backends controller: the discovery refreshes queued or under way (a miss waits for them before a 404). */

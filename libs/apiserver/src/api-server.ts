@@ -1,4 +1,3 @@
-import type { Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, hasProtobufKind, isStatusError, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, type DeleteOptions, type JsonObject, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
@@ -10,7 +9,8 @@ import { ApiRequest, respondWithError, type RequestHandler } from './filters/api
 import { buildHandlerChain } from './filters/handler-chain';
 import { STORAGE_OBJECTS_HEADER } from './flowcontrol/flowcontrol.types';
 import type { Impersonator } from './filters/with-impersonation';
-import { closeGracefully, listenHttps } from './https.listener';
+import { closeGracefully, listenHttps, type SecureServer } from './https.listener';
+import { BACKEND_HTTP2, type Http2ServingOptions } from './http2.serving';
 import { bodyFormat, decodeBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
@@ -78,6 +78,11 @@ export interface ApiServerOptions {
   profiling?: boolean;
   /** kube's --tracing-config-file (KUBE_TRACING_CONFIG_FILE): OTLP traces of every request; absent, off. */
   tracing?: TracingConfiguration;
+  /**
+   * HTTP/2 beside HTTP/1.1 (ALPN): the aggregator multiplexes its proxied watches on a few h2 connections to this
+   * server. Default: on, with kube's aggregated-server limit of 1000 streams per connection (BACKEND_HTTP2).
+   */
+  http2?: Http2ServingOptions;
 }
 
 export const KUBE_VERSION: VersionInfo = {
@@ -113,7 +118,7 @@ export class GenericApiServer {
   /** Issues and verifies service-account tokens, when the server is configured with their keys. */
   readonly serviceAccountTokens?: ServiceAccountTokens;
   private readonly serviceAccountInformer?: SharedIndexInformer;
-  private server?: Server;
+  private server?: SecureServer;
   private shuttingDown = false;
   /** The handler chain in front of serveRequest, built once. */
   private readonly chain: RequestHandler;
@@ -243,7 +248,7 @@ export class GenericApiServer {
     await this.storage.encryption?.ready();
     this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
-    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, this.options, (req, res) => void this.chain(new ApiRequest(req, res)));
+    const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, { ...this.options, http2: this.options.http2 ?? BACKEND_HTTP2 }, (req, res) => void this.chain(new ApiRequest(req, res)));
     this.server = server;
     return port;
   }

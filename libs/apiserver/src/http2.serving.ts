@@ -30,11 +30,20 @@ const MAX_HEADER_LIST_BYTES = 1 << 20;
 /** kube's IdleTimeout: a connection with no stream open that long is closed with a GOAWAY (watches keep it busy). */
 const IDLE_TIMEOUT_MS = 90_000;
 
-/** KUBE_HTTP2 (default true) and KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION (kube's --http2-max-streams-per-connection, default 0). */
-export function http2ServingFromEnv(env: NodeJS.ProcessEnv = process.env): Http2ServingOptions {
+/**
+ * What a server behind the aggregator serves (kube's RecommendedOptions for aggregated servers: 1000 streams per
+ * connection, "whose client is typically a proxy multiplexing many operations ... into one HTTP/2 connection").
+ */
+export const BACKEND_HTTP2: Readonly<Http2ServingOptions> = { enabled: true, maxStreamsPerConnection: 1000 };
+
+/**
+ * KUBE_HTTP2 (default true) and KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION (kube's --http2-max-streams-per-connection,
+ * default `defaultMaxStreams`: 0 at the front door, 1000 behind it).
+ */
+export function http2ServingFromEnv(env: NodeJS.ProcessEnv = process.env, defaultMaxStreams = 0): Http2ServingOptions {
   const enabled = (env.KUBE_HTTP2 ?? 'true').toLowerCase();
   if (enabled !== 'true' && enabled !== 'false') throw new Error(`KUBE_HTTP2 must be true or false, not ${JSON.stringify(env.KUBE_HTTP2)}`);
-  const raw = env.KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION ?? '0';
+  const raw = env.KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION ?? String(defaultMaxStreams);
   const streams = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(streams) || streams > 0xffffffff) {
     throw new Error(`KUBE_HTTP2_MAX_STREAMS_PER_CONNECTION must be a whole number of streams, not ${JSON.stringify(raw)}`);

@@ -10,6 +10,7 @@ import { profilingFromEnv } from './debug/profiling.handler';
 import { tracingFromEnv } from './tracing/tracing.config';
 import { DEFAULT_SERVICE_ACCOUNT_ISSUER, type ServiceAccountTokenOptions } from './serviceaccount/service-account.token';
 import { StructuredAuthentication } from './authentication/structured.authentication';
+import { BACKEND_HTTP2, http2ServingFromEnv } from './http2.serving';
 
 /** Settings every API server process reads from its environment (documented in docs/configuration.md). */
 export interface ServerConfig {
@@ -180,6 +181,7 @@ export function serverConfigFromEnv(component: string, defaultPort: number): Ser
       advertiseAddress: process.env.KUBE_ADVERTISE_ADDRESS,
       profiling: profilingFromEnv(),
       tracing: tracingFromEnv(),
+      http2: http2ServingFromEnv(process.env, BACKEND_HTTP2.maxStreamsPerConnection),
     },
   };
 }

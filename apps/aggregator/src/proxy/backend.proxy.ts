@@ -5,6 +5,7 @@ import { Errors, StatusError } from '@kube/apimachinery';
 import { chunkedSocket, type UpgradeConnection, type UserInfo } from '@kube/apiserver';
 import type { BackendConnection, BackendPool, Exchange } from './backend.pool';
 import { failoverInstance } from './backend.instances';
+import { h2RequestHeaders, proxyWatchOverHttp2 } from './backend.h2-watch';
 import type { BackendAgents, BackendTarget } from './backend.target';
 import { ResponseParser, type ResponseHandler, type ResponseHead } from './http1.response';
 
@@ -288,7 +289,14 @@ class ProxyExchange extends SettlesOnce implements Exchange {
  * backend redirect is refused (502, CVE-2022-3172); 304 passes. A connection failure rejects with a 503 Status
  * error for the caller to write.
  */
-export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents, service?: BackendTarget): Promise<number> {
+export function proxyRequest(req: IncomingMessage, res: ServerResponse, target: BackendTarget, user: UserInfo, agents: BackendAgents, service?: BackendTarget, watch = false): Promise<number> {
+  // A watch goes over HTTP/2 (streams multiplexed on a few connections, as kube's aggregator proxies); the rest
+  // stays on the HTTP/1.1 pool, where a GET costs less.
+  const h2 = watch && req.method === 'GET' && bodyFraming(req) === 'none' ? agents.h2PoolFor(target) : undefined;
+  if (h2 && !h2.http1Only) {
+    const headers = h2RequestHeaders(req, backendHeaders(req, user, target));
+    return proxyWatchOverHttp2(req, res, h2, headers, DROPPED_RESPONSE_HEADERS, target, agents, service, (t) => proxyRequest(req, res, t, user, agents, service));
+  }
   return new Promise<number>((resolve, reject) => {
     const framing = bodyFraming(req);
     const failover = service ? { service, target, agents } : undefined;

@@ -1,5 +1,6 @@
 import { Agent } from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import { BackendH2Pool } from './backend.h2-pool';
 import { BackendPool, endpointOf } from './backend.pool';
 import { DROPPED_RESPONSE_HEADERS } from './backend.proxy';
 
@@ -31,6 +32,8 @@ export const MAX_BACKEND_POOLS = 128;
 interface Pool {
   /** The proxy's connections: our own lean HTTP/1.1 client (backend.pool.ts). */
   proxy: BackendPool;
+  /** The proxy's HTTP/2 sessions for watches (KUBE_PROXY_HTTP2), made on the first watch. */
+  h2?: BackendH2Pool;
   /** Node keep-alive agent for the aggregator's own requests (discovery, OpenAPI, availability checks). */
   agent: Agent;
   lastUsed: number;
@@ -52,6 +55,8 @@ export class BackendAgents {
   constructor(
     private readonly client: ProxyClientCertificate,
     private readonly maxPools = MAX_BACKEND_POOLS,
+    /** KUBE_PROXY_HTTP2: watches go to the backends over HTTP/2 (false: every request over HTTP/1.1). */
+    private readonly http2 = false,
   ) {}
 
   get size(): number {
@@ -63,6 +68,17 @@ export class BackendAgents {
     return this.poolOf(t).proxy;
   }
 
+  /** The proxy's HTTP/2 sessions to `t` (for watches), unless HTTP/2 to the backends is off. */
+  h2PoolFor(t: BackendTarget): BackendH2Pool | undefined {
+    if (!this.http2) return undefined;
+    const pool = this.poolOf(t);
+    if (!pool.h2) {
+      const { host, servername, port, secureContext, rejectUnauthorized } = pool.proxy.options;
+      pool.h2 = new BackendH2Pool({ host, servername, port, secureContext, rejectUnauthorized });
+    }
+    return pool.h2;
+  }
+
   /** A Node agent to `t`, for the aggregator's own requests. */
   agentFor(t: BackendTarget): Agent {
     return this.poolOf(t).agent;
@@ -70,7 +86,9 @@ export class BackendAgents {
 
   /** `t` failed its availability check: cut the proxied exchanges (watches) under way to it. */
   abortConnections(t: BackendTarget, reason: string): void {
-    this.pools.get(poolKey(t))?.proxy.abortBusy(new Error(reason));
+    const pool = this.pools.get(poolKey(t));
+    pool?.proxy.abortBusy(new Error(reason));
+    pool?.h2?.abort(new Error(reason));
   }
 
   private poolOf(t: BackendTarget): Pool {
@@ -118,6 +136,7 @@ export class BackendAgents {
     // Marks it retired for targets that still point at it (byTarget): they look the key up again.
     pool.lastUsed = -1;
     pool.proxy.destroy();
+    pool.h2?.retire();
     retire(pool.agent);
   }
 
@@ -126,6 +145,7 @@ export class BackendAgents {
     this.sweeper = undefined;
     this.pools.forEach((p) => {
       p.proxy.destroy();
+      p.h2?.destroy();
       p.agent.destroy();
     });
     this.pools.clear();
