@@ -14,6 +14,8 @@ export interface TcpRelay {
   hold(): void;
   /** Delivers what was held back, and the rest as it comes. */
   release(): void;
+  /** Drops every connection open now (what was held back is lost, as in a network cut); new ones are relayed. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,10 @@ export async function startTcpRelay(target: string): Promise<TcpRelay> {
     release() {
       held = false;
       for (const [upstream, client] of pairs) upstream.pipe(client);
+    },
+    reset() {
+      for (const [upstream, client] of [...pairs]) (upstream.destroy(), client.destroy());
+      pairs.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

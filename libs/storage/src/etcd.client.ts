@@ -1,5 +1,7 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import { Etcd3, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { handleWhen, retry } from 'cockatiel';
+import { Etcd3, isRecoverableError, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
 import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
 import { prefixEnd, REGISTRY_ROOT } from './keys';
 
@@ -56,6 +58,32 @@ function isCompactionError(err: unknown): boolean {
   return /compacted/i.test(msg);
 }
 
+/** Set while a txn that writes is in flight: the retry policy below must not repeat it blindly. */
+const writing = new AsyncLocalStorage<true>();
+
+/** grpc-js's answer when no connection was ready to carry the call: nothing reached etcd. */
+const NOT_SENT = /No connection established/;
+
+/**
+ * etcd3 retries every call on a transient gRPC error (3 attempts). For a write that is wrong: the connection can
+ * drop after etcd committed and before its reply arrived, and the repeat then fails its own compare (a create
+ * answers AlreadyExists, an update Conflict) though the first attempt succeeded. As clientv3's retry interceptor, a
+ * write is repeated only when the error proves it was never sent; reads keep etcd3's retries.
+ */
+export function isRetriableEtcdError(err: Error, write: boolean): boolean {
+  return isRecoverableError(err) && (!write || NOT_SENT.test(err.message));
+}
+
+const retryPolicy = retry(
+  handleWhen((err) => isRetriableEtcdError(err, writing.getStore() === true)),
+  { maxAttempts: 3 },
+);
+
+/** A txn with a put or a delete among its operations. */
+function writes(req: ITxnRequest): boolean {
+  return [...(req.success ?? []), ...(req.failure ?? [])].some((op) => op.request_put !== undefined || op.request_delete_range !== undefined || op.request_txn !== undefined);
+}
+
 /**
  * The one place that talks to etcd: raw KV range/txn calls (full control over revisions and limits),
  * timed into etcd_request_duration_seconds. The etcd3 package is unmaintained, so it stays behind this class.
@@ -84,7 +112,7 @@ export class EtcdClient {
         : undefined;
     // Watch catch-up batches up to 1000 revisions in one message: lift grpc's 4 MiB receive cap, or a
     // backlog of big objects would fail and retry forever.
-    this.raw = new Etcd3({ hosts, credentials, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 } });
+    this.raw = new Etcd3({ hosts, credentials, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 }, faultHandling: { global: retryPolicy } });
   }
 
   async range(req: IRangeRequest, type: string, operation = 'get'): Promise<IRangeResponse> {
@@ -99,7 +127,7 @@ export class EtcdClient {
   }
 
   async txn(req: ITxnRequest, type: string, operation: string): Promise<ITxnResponse> {
-    return this.timed(operation, type, () => this.raw.kv.txn(req), 'Txn');
+    return this.timed(operation, type, () => (writes(req) ? writing.run(true, () => this.raw.kv.txn(req)) : this.raw.kv.txn(req)), 'Txn');
   }
 
   async getKey(key: string, type: string): Promise<IKeyValue | undefined> {
