@@ -119,7 +119,7 @@ export class FrontDoor {
     if (found.kind === 'local') return this.local.serveRequest(r);
     if (found.kind === 'unavailable') throw Errors.serviceUnavailable(found.message);
     r.proxied = true;
-    if (r.upgrade) return proxyUpgrade(req, res, r.upgrade, found.target, user, this.agents);
+    if (r.upgrade) return proxyUpgrade(req, res, r.upgrade, found.target, user, this.agents, found.service);
     return proxyRequest(req, res, found.target, user, this.agents, found.service, r.info.verb === 'watch');
   }
 

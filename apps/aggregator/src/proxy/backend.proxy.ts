@@ -331,8 +331,14 @@ class UpgradeExchange extends SettlesOnce implements ResponseHandler {
     private readonly clientHead: Buffer,
     resolve: (status: number) => void,
     reject: (err: unknown) => void,
+    private readonly failover?: { service: BackendTarget; target: BackendTarget; agents: BackendAgents },
   ) {
     super(resolve, reject);
+    // The client went away, or someone else answered (the timeout) and its connection closed: the backend goes too.
+    res.on('close', () => {
+      this.backend?.destroy();
+      this.done(this.res.statusCode);
+    });
   }
 
   /** Until the backend's answer is decided: what its connection reports goes to the exchange. */
@@ -343,19 +349,31 @@ class UpgradeExchange extends SettlesOnce implements ResponseHandler {
   start(pool: BackendPool, head: string): void {
     const { host, port, servername, secureContext, rejectUnauthorized } = pool.options;
     const backend = (this.backend = tlsConnect({ host, port, servername, secureContext, rejectUnauthorized }));
+    let connected = false;
     backend.once('secureConnect', () => {
+      connected = true;
       backend.setNoDelay(true);
       backend.write(head, 'latin1');
     });
     backend.on('data', this.onBackendData);
     backend.on('end', this.onBackendEnd);
     backend.on('close', this.onBackendClose);
-    backend.on('error', (err: Error) => this.onBackendError(err));
-    // The client went away, or someone else answered (the timeout) and its connection closed: the backend goes too.
-    this.res.on('close', () => {
-      backend.destroy();
-      this.done(this.res.statusCode);
-    });
+    backend.on('error', (err: Error) => (connected ? this.onBackendError(err) : this.onConnectError(backend, head, err)));
+  }
+
+  /**
+   * No connection (the head is written only once TLS is up), so nothing was sent: another instance of a replicated
+   * service may take the upgrade, as the ordinary path's requests do (the head keeps the first instance's Host).
+   */
+  private onConnectError(backend: TLSSocket, head: string, err: Error): void {
+    const f = this.failover;
+    const next = f && !this.settled ? failoverInstance(f.service, f.target) : undefined;
+    if (!f || !next) return this.onBackendError(err);
+    backend.removeAllListeners();
+    backend.on('error', () => undefined);
+    backend.destroy();
+    f.target = next;
+    this.start(f.agents.poolFor(next), head);
   }
 
   /** Bytes from the backend before its answer was decided: the response head, maybe more behind it. */
@@ -480,10 +498,11 @@ class UpgradeExchange extends SettlesOnce implements ResponseHandler {
  * redirect). Such a request has no body of its own in Node (every byte after its head is the client's stream),
  * so one that declares a body is refused: those bytes could only be forwarded before the backend's answer.
  */
-export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, upgrade: UpgradeConnection, target: BackendTarget, user: UserInfo, agents: BackendAgents): Promise<number> {
+export function proxyUpgrade(req: IncomingMessage, res: ServerResponse, upgrade: UpgradeConnection, target: BackendTarget, user: UserInfo, agents: BackendAgents, service?: BackendTarget): Promise<number> {
   return new Promise<number>((resolve, reject) => {
     if (bodyFraming(req) !== 'none') return reject(Errors.badRequest('an upgrade request cannot have a body'));
-    const exchange = new UpgradeExchange(req, res, upgrade.socket, upgrade.head, resolve, reject);
+    const failover = service ? { service, target, agents } : undefined;
+    const exchange = new UpgradeExchange(req, res, upgrade.socket, upgrade.head, resolve, reject, failover);
     exchange.start(agents.poolFor(target), requestHead(req, backendHeaders(req, user, target, true), 'none'));
   });
 }
