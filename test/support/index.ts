@@ -7,6 +7,7 @@ export { adminAccess, startStack, startCoreApi, type StackHarness } from './core
 export { adminTarget, bootAggregatedServer, type AggregatedServerBoot } from './aggregated-server.boot';
 export { kubectlSession, type KubectlSession } from './kubectl.session';
 export { until } from './until';
+export { expectStatus, type StatusAnswer } from './expect-status';
 export { hasMetric, metricTotal } from './metrics.exposition';
 export { tokenKubeconfig, userKubeconfig } from './user.kubeconfig';
 export { type SecuredNats, startSecuredNats } from './secured-nats';
