@@ -10,7 +10,7 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import Ajv from 'ajv';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { aggregatedServerRbac, AuditPolicyChecker, loadAuthenticationConfiguration, parseAuditPolicy, type RbacRule } from '@kube/apiserver';
 import { LOCAL_AGGREGATED_SERVERS, localAggregatedServer } from '../../scripts/local-aggregated-servers';
@@ -20,6 +20,10 @@ import { EncryptionConfig, EtcdClient, type EtcdTls } from '@kube/storage';
 import { applyEtcdAccess, parseAggregatedEtcdClient } from '../../scripts/etcd-access';
 import { startStack, until } from '@test/support';
 import { CHART, coalesceValues, helmDefines, parseStripped, read, ROOT, sourceEnvNames, walk } from './deploy.helpers';
+
+// Each `helm template` is a Go process rendering the whole chart; a test renders it several times, and took up to
+// 39 s on a loaded CI machine: the default 60 s is too close.
+vi.setConfig({ testTimeout: 180_000 });
 
 const chartFile = (path: string): string => readFileSync(join(CHART, path), 'utf8');
 const templates = walk(relative(ROOT, join(CHART, 'templates')), (name) => name.endsWith('.yaml'));
