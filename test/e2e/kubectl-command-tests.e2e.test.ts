@@ -83,10 +83,12 @@ describe('kubectl command-test behaviours', () => {
     expect(client.stderr).toMatch(/Unable to decode an event from the watch stream" err="(context deadline exceeded|net\/http: request canceled)/);
     // timeoutSeconds ends it on the server: the stream closes cleanly.
     const started = Date.now();
-    const server = await k(['get', '--raw', '/api/v1/namespaces/cmd/configmaps?watch=true&timeoutSeconds=1'], undefined, 30_000);
+    const server = await k(['get', '--raw', '/api/v1/namespaces/cmd/configmaps?watch=true&timeoutSeconds=1'], undefined, 60_000);
     expect(server.code, server.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
-  });
+    // Well short of any other end (kube's watch timeout is 30 to 60 min; k kills at 60 s), with room for kubectl's
+    // start and discovery on a loaded machine.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 150_000);
 
   it("a body that is no JSON at a kind's path is kube's unrecognized object (create.sh)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'cmd-'));
