@@ -3,13 +3,17 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { isDeepStrictEqual } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
 import { bootAggregatedServer } from '../support/aggregated-server.boot';
 import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { until } from '../support/until';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 const WIDGETS_CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',

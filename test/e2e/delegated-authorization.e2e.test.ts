@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import type { INestApplicationContext } from '@nestjs/common';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiServerLifecycle, delegatedAuthentication } from '@kube/apiserver';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
 import { adminTarget, bootAggregatedServer } from '../support/aggregated-server.boot';
@@ -10,6 +10,10 @@ import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession } from '../support/kubectl.session';
 import { until } from '../support/until';
 import { tokenKubeconfig, userKubeconfig } from '../support/user.kubeconfig';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /**
  * The wardle server authorizes on its own, by SubjectAccessReview to the control plane (DelegatingAuthorizer):

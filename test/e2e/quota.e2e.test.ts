@@ -1,8 +1,12 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { kubectlSession, type KubectlSession } from '../support/kubectl.session';
 import { until } from '../support/until';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 /**
  * ResourceQuota and LimitRange with real kubectl: quota charged and enforced at admission with kube's messages,

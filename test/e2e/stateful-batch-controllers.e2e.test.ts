@@ -5,11 +5,15 @@
  * completes every index, a suspended Job has no pods; a CronJob makes Jobs (`kubectl create job --from` and its
  * own schedule), and one whose schedule never comes warns InvalidSchedule.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { until } from '../support/until';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 type Json = Record<string, any>;
 

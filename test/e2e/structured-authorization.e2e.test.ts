@@ -9,7 +9,7 @@
 import 'reflect-metadata';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, tempDir } from '@kube/testing';
 import type { INestApplicationContext } from '@nestjs/common';
 import { SampleApiServerModule } from '../../apps/sample-apiserver/src/sample-apiserver.module';
@@ -18,6 +18,10 @@ import { startAuthorizationWebhook, type ReceivedReview, type TestAuthorizationW
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { until } from '../support/until';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 const dir = tempDir('structured-authz');
 const configPath = join(dir, 'authorization-config.yaml');

@@ -6,10 +6,14 @@
  */
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeKubeconfig, ensurePki, type PkiPaths } from '@kube/pki';
 import { freePorts, startEtcd, SupervisedProcess, tempDir, type EtcdProcess } from '@kube/testing';
 import { kubectlSession, serverProcessEnv, until } from '@test/support';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 const ROOT = join(__dirname, '..', '..');
 const SERVICES = ['core-api', 'extensions', 'aggregator'] as const;

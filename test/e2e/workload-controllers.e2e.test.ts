@@ -4,11 +4,15 @@
  * set image makes a second revision, undo goes back, pause holds a rollout until resume, scale to 0 and back,
  * a ReplicationController keeps its pods, the scheduler filters and explains, a deleted pod is replaced.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startControllerManager, type ControllerManagerHandle } from '../support/controller-manager.boot';
 import { kubectlSession } from '../support/kubectl.session';
 import { startStack, type StackHarness } from '../support/core-api.harness';
 import { until } from '../support/until';
+
+// Tests here wait up to a minute for the stack to converge (until(…, 60_000)); on a loaded CI machine such a wait
+// and the rest of the test together outgrow the default 60 s.
+vi.setConfig({ testTimeout: 180_000 });
 
 type Json = Record<string, any>;
 
