@@ -32,7 +32,7 @@ const NS = 'chaos';
 /** Acknowledged writes of each writer before the kill and after the recovery, in each run. */
 const ACKS_AROUND_KILL = 4;
 const RECOVERY_TIMEOUT_MS = 120_000;
-const CATCH_UP_TIMEOUT_MS = 30_000;
+const CATCH_UP_TIMEOUT_MS = 60_000;
 
 const configMaps: Collection = { kind: 'cm', path: `/api/v1/namespaces/${NS}/configmaps`, body: (name) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, data: { a: name } }) };
 const cronTabs: Collection = { kind: 'cr', path: `/apis/stable.example.com/v1/namespaces/${NS}/crontabs`, body: (name) => ({ apiVersion: 'stable.example.com/v1', kind: 'CronTab', metadata: { name }, spec: { cronSpec: '* * * * */5', image: name } }) };
