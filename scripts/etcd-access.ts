@@ -51,8 +51,11 @@ export const CORE_API_ETCD_PREFIXES: readonly string[] = [
   ].map(registry),
 ];
 
-/** The aggregator's: APIServices, and its leader-election key (its availability and autoregistration controllers). */
-export const AGGREGATOR_ETCD_PREFIXES: readonly string[] = [registry('apiregistration.k8s.io')];
+/**
+ * The aggregator's: APIServices, each front door's master lease (kube's lease endpoint reconciler: core-api rewrites
+ * the `kubernetes` Endpoints from them), and its leader-election key (its autoregistration controller).
+ */
+export const AGGREGATOR_ETCD_PREFIXES: readonly string[] = [registry('apiregistration.k8s.io'), registry('masterleases')];
 export const AGGREGATOR_LEADER_ELECTION_KEY = `${REGISTRY_ROOT}leader-election/kube-aggregator`;
 
 /** Control-plane coordination keys, nobody's data: not in the ranges extensions may write. */

@@ -12,6 +12,7 @@ import { AggregatorEvents } from './aggregator.events';
 import { AutoRegistration } from './reconcilers/autoregistration.reconciler';
 import { AvailabilityController } from './reconcilers/availability.reconciler';
 import { BackendsController } from './reconcilers/backends.reconciler';
+import { ApiServerPresence, PRESENCE_OPTIONS, presenceOptionsFromEnv } from './reconcilers/apiserver-presence.reconciler';
 import { DiscoveryMerger } from './discovery/discovery.merger';
 import type { DiscoveryList } from './discovery/discovery.types';
 import { FrontDoor } from './front-door.server';
@@ -37,6 +38,7 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     @Inject(AUTHORIZATION) private readonly authz: AuthorizationSet,
     @Inject(FlowControl) private readonly flowControl: FlowControl,
     @Inject(SharedInformerFactory) private readonly informers: SharedInformerFactory,
+    @Inject(ApiServerPresence) private readonly presence: ApiServerPresence,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -46,10 +48,13 @@ export class FrontDoorLifecycle implements OnApplicationBootstrap, BeforeApplica
     // Every request is authorized from the RBAC objects in memory: they are listed before the first request.
     await Promise.all([this.local.start(), this.authz.start()]);
     this.port = await this.frontDoor.listen();
+    this.presence.start(this.port, this.config.server.server.bindAddress, this.config.server.server.advertiseAddress);
     this.logger.log(`aggregator serving on https://${this.config.server.server.bindAddress}:${this.port}`);
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    // First, as kube's RemoveEndpoints: clients stop being sent here while the front door drains.
+    await this.presence.stop();
     await this.election.stop();
     await this.frontDoor.close();
     this.authz.stop();
@@ -139,6 +144,8 @@ export class AggregatorModule {
         AvailabilityController,
         AutoRegistration,
         BackendsController,
+        { provide: PRESENCE_OPTIONS, useFactory: presenceOptionsFromEnv },
+        ApiServerPresence,
       ],
     };
   }

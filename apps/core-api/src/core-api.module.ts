@@ -8,6 +8,7 @@ import { AUTHORIZATION } from './core-api.tokens';
 import { buildCoreResources } from './core.resources';
 import { BOOTSTRAP_MANIFESTS, BootstrapManifestsController } from './reconcilers/bootstrap-manifests.reconciler';
 import { BootstrapController } from './reconcilers/bootstrap.reconciler';
+import { KubernetesEndpointsController } from './reconcilers/kubernetes-endpoints.reconciler';
 import { FlowControlConfigController } from './reconcilers/flowcontrol-config.reconciler';
 import { ClusterAuthenticationTrustController } from './reconcilers/cluster-authentication.reconciler';
 import { ValidatingAdmissionPolicyStatusController } from './reconcilers/policy-status.reconciler';
@@ -110,7 +111,7 @@ export class CoreApiModule {
       providers: [
         { provide: BOOTSTRAP_MANIFESTS, useValue: options.bootstrapManifests },
         BootstrapManifestsController,
-        AuthorizationLifecycle, BootstrapController, FlowControlConfigController, ClusterAuthenticationTrustController, RbacBootstrapController, ValidatingAdmissionPolicyStatusController,
+        AuthorizationLifecycle, BootstrapController, KubernetesEndpointsController, FlowControlConfigController, ClusterAuthenticationTrustController, RbacBootstrapController, ValidatingAdmissionPolicyStatusController,
       ],
     };
   }

@@ -119,6 +119,13 @@ export const BOOTSTRAP_CLUSTER_ROLE_BINDINGS: readonly RoleBinding[] = [
   clusterRoleBinding('system:service-account-issuer-discovery', [group('system:serviceaccounts')]),
 ];
 
+/**
+ * The front door's own user when it keeps its apiserver identity Lease through core-api and collects expired ones
+ * (kube's apiserver does both as its loopback user, in system:masters): Leases in kube-system, nothing else.
+ */
+export const APISERVER_IDENTITY_ROLE = 'system:kube-ts:apiserver-identity';
+export const APISERVER_IDENTITY_USER = 'system:kube-apiserver';
+
 /** kube-system's extension-apiserver-authentication-reader (aggregated servers read the authentication ConfigMap with it). */
 export const BOOTSTRAP_ROLES: readonly Role[] = [
   {
@@ -136,6 +143,25 @@ export const BOOTSTRAP_ROLE_BINDINGS: readonly RoleBinding[] = [
     metadata: meta('system::extension-apiserver-authentication-reader', {}, 'kube-system'),
     roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: 'extension-apiserver-authentication-reader' },
     subjects: [user('system:kube-controller-manager'), user('system:kube-scheduler')],
+  },
+];
+
+/** Not kube's (its apiservers are system:masters): the Role and RoleBinding of APISERVER_IDENTITY_USER. */
+export const APISERVER_IDENTITY_ROLES: readonly Role[] = [
+  {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'Role',
+    metadata: meta(APISERVER_IDENTITY_ROLE, {}, 'kube-system'),
+    rules: [rule(['get', 'list', 'watch', 'create', 'update', 'delete'], ['coordination.k8s.io'], ['leases'])],
+  },
+];
+export const APISERVER_IDENTITY_ROLE_BINDINGS: readonly RoleBinding[] = [
+  {
+    apiVersion: RBAC_API_VERSION,
+    kind: 'RoleBinding',
+    metadata: meta(APISERVER_IDENTITY_ROLE, {}, 'kube-system'),
+    roleRef: { apiGroup: RBAC_GROUP, kind: 'Role', name: APISERVER_IDENTITY_ROLE },
+    subjects: [user(APISERVER_IDENTITY_USER)],
   },
 ];
 

@@ -9,7 +9,7 @@ export { EscalationCheck } from './escalation.check';
 export { aggregatedRules, sameRules } from './clusterrole.aggregation';
 export { forbiddenError, forbiddenMessage } from './forbidden.message';
 export { impersonate, type ImpersonationHeaders } from './impersonation';
-export { AGGREGATE_TO, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS, CONTROLLER_MANAGER_CLUSTER_ROLES, CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS } from './bootstrap.policy';
+export { AGGREGATE_TO, APISERVER_IDENTITY_ROLE, APISERVER_IDENTITY_ROLE_BINDINGS, APISERVER_IDENTITY_ROLES, APISERVER_IDENTITY_USER, AUTOUPDATE_ANNOTATION, BOOTSTRAPPING_LABEL, BOOTSTRAP_CLUSTER_ROLES, BOOTSTRAP_CLUSTER_ROLE_BINDINGS, BOOTSTRAP_ROLES, BOOTSTRAP_ROLE_BINDINGS, CONTROLLER_MANAGER_CLUSTER_ROLES, CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS } from './bootstrap.policy';
 export { authorizationConfigFromEnv, authorizationModeFromEnv, buildAuthorization, type AuthorizationMode, type AuthorizationSet } from './authorization.mode';
 export { requestAttributes } from './request.attributes';
 export { authorizedImpersonation, servingAuthorizer } from './serving.authorizer';

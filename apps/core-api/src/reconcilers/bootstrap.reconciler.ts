@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { isStatusError, type KubeObject } from '@kube/apimachinery';
-import { randomUUID } from 'node:crypto';
 import { Controller, ItemExponentialFailureRateLimiter, type ReconcileResult } from '@kube/client';
-import { GenericApiServer, HealthChecks, SERVER_CONFIG, nowTimestamp, type ServerConfig } from '@kube/apiserver';
+import { GenericApiServer, HealthChecks, SERVER_CONFIG, type ServerConfig } from '@kube/apiserver';
 import { ServiceAllocator } from '../allocation/service.allocator';
 import { SYSTEM_PRIORITY_CLASSES } from '../resources/scheduling.resources';
 import { SYSTEM_WRITE, systemContext } from './system.context';
@@ -18,7 +17,7 @@ const KEY = 'bootstrap';
 
 /**
  * kube's bootstrap controller: the system namespaces, the system PriorityClasses, the `kubernetes` Service in `default` on the first
- * service IP and its Endpoints pointing at this server; then repairs the IP/port allocations. Runs at start
+ * service IP (its Endpoints: KubernetesEndpointsController); then repairs the IP/port allocations. Runs at start
  * (the `bootstrap-controller` post-start hook: start-up waits for, and fails with, the first pass), then every
  * RECONCILE_INTERVAL_MS, failures retried with backoff.
  */
@@ -53,7 +52,6 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
     // kube's scheduling/bootstrap-system-priority-classes post-start hook.
     for (const pc of SYSTEM_PRIORITY_CLASSES) await this.ensure('priorityclasses', undefined, structuredClone(pc), 'scheduling.k8s.io');
     await this.ensure('services', 'default', this.kubernetesService());
-    await this.ensureEndpoints();
     const repaired = await this.allocator.repair(async () => (await this.server.handler('', 'services').list(undefined, {})).items);
     if (repaired.restored || repaired.released) this.logger.log(`allocation repair: restored ${repaired.restored}, released ${repaired.released}`);
   }
@@ -75,22 +73,6 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
     }
   }
 
-  /**
-   * Written to storage directly: locally the API listens on loopback, which endpoint validation rightly
-   * refuses for user-created Endpoints.
-   */
-  private async ensureEndpoints(): Promise<void> {
-    const store = this.server.handler('', 'endpoints').store;
-    if (await store.tryGet('default', 'kubernetes')) return;
-    const ep = this.kubernetesEndpoints();
-    ep.metadata = { ...ep.metadata, uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: 1 };
-    try {
-      await store.create(ep);
-    } catch (err) {
-      if (!(isStatusError(err) && err.reason === 'AlreadyExists')) throw err;
-    }
-  }
-
   private get securePort(): number {
     return this.config.server.port;
   }
@@ -101,16 +83,6 @@ export class BootstrapController implements OnApplicationBootstrap, OnApplicatio
       kind: 'Service',
       metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
       spec: { type: 'ClusterIP', clusterIP: this.allocator.ipRange.at(0), ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: this.securePort }], sessionAffinity: 'None' },
-    };
-  }
-
-  private kubernetesEndpoints(): KubeObject {
-    const ip = /^\d+\.\d+\.\d+\.\d+$/.test(this.config.server.bindAddress) && this.config.server.bindAddress !== '0.0.0.0' ? this.config.server.bindAddress : '127.0.0.1';
-    return {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-      subsets: [{ addresses: [{ ip }], ports: [{ name: 'https', port: this.securePort, protocol: 'TCP' }] }],
     };
   }
 }

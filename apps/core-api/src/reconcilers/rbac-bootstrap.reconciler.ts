@@ -2,6 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplica
 import type { KubeObject } from '@kube/apimachinery';
 import { GenericApiServer } from '@kube/apiserver';
 import {
+  APISERVER_IDENTITY_ROLES,
+  APISERVER_IDENTITY_ROLE_BINDINGS,
   AUTOUPDATE_ANNOTATION,
   BOOTSTRAP_CLUSTER_ROLES,
   BOOTSTRAP_CLUSTER_ROLE_BINDINGS,
@@ -94,8 +96,8 @@ export class RbacBootstrapController implements OnApplicationBootstrap, OnApplic
   async reconcile(): Promise<void> {
     for (const role of [...BOOTSTRAP_CLUSTER_ROLES, ...CONTROLLER_MANAGER_CLUSTER_ROLES]) await this.ensure('clusterroles', role, (e) => reconcileRole(e as ClusterRole, role));
     for (const b of [...BOOTSTRAP_CLUSTER_ROLE_BINDINGS, ...CONTROLLER_MANAGER_CLUSTER_ROLE_BINDINGS]) await this.ensure('clusterrolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
-    for (const role of BOOTSTRAP_ROLES) await this.ensure('roles', role, (e) => reconcileRole(e as ClusterRole, role));
-    for (const b of BOOTSTRAP_ROLE_BINDINGS) await this.ensure('rolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
+    for (const role of [...BOOTSTRAP_ROLES, ...APISERVER_IDENTITY_ROLES]) await this.ensure('roles', role, (e) => reconcileRole(e as ClusterRole, role));
+    for (const b of [...BOOTSTRAP_ROLE_BINDINGS, ...APISERVER_IDENTITY_ROLE_BINDINGS]) await this.ensure('rolebindings', b, (e) => reconcileBinding(e as RoleBinding, b));
   }
 
   private async ensure(plural: string, expected: KubeObject, reconcile: (existing: KubeObject) => KubeObject): Promise<void> {
