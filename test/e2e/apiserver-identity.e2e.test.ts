@@ -5,9 +5,10 @@
  *   `<name>_<uuid>`, leaseDurationSeconds 3600) renewed every interval (shortened here to 2 s);
  * - the `kubernetes` Endpoints and EndpointSlices list every live front door (kube's lease endpoint reconciler:
  *   each records itself under /registry/masterleases/ with a TTL, shortened here to 8 s);
- * - one killed -9 leaves them once its record expires, and its Lease stops being renewed; restarted, it comes back
- *   and takes its Lease over with a new holder; stopped cleanly, it deletes its record at once (the etcd lease it
- *   was written under still alive: deleted, not expired);
+ * - one killed -9 leaves them once its record expires, and its Lease stops being renewed; restarted, it comes
+ *   back, takes its Lease over with a new holder and collects identity Leases expired for over their duration;
+ *   stopped cleanly, it deletes its record at once (the etcd lease it was written under still alive: deleted, not
+ *   expired);
  * - with a core-api replica killed -9, exec-style upgrades keep working (a refused connection goes to the other).
  * kubectl 1.27 and 1.33 show the Leases and Endpoints. One stack for the file; the kills come last.
  */
@@ -180,6 +181,17 @@ describe('apiserver identity and the kubernetes Endpoints with two front doors',
     expect(deadName).toContain(staleName);
 
     const oldHolder = atKill.find((l) => l.metadata.name === staleName)?.spec.holderIdentity;
+    // Left by an apiserver gone for over its duration: the restarted front door collects it at start (kube's
+    // apiserverleasegc); an expired Lease without the identity label is not an apiserver's, and stays.
+    const expired = (name: string, labels?: Record<string, string>) => ({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name, ...(labels ? { labels } : {}) },
+      spec: { holderIdentity: `${name}_gone`, leaseDurationSeconds: 3600, renewTime: new Date(Date.now() - 2 * 3600_000).toISOString().replace('Z', '000Z') },
+    });
+    for (const lease of [expired('apiserver-gone', { 'apiserver.kubernetes.io/identity': 'kube-apiserver', 'kubernetes.io/hostname': 'gone' }), expired('not-an-apiserver')]) {
+      expect((await stack.request('aggregator', 'POST', LEASES, lease)).status).toBe(201);
+    }
     await stack.restart('aggregator.1');
     await until('the restarted front door ready', () => stack.partReady('aggregator.1'));
     await until('the restarted front door back in the Endpoints', async () => JSON.stringify(await endpointAddresses()) === JSON.stringify(frontDoors('aggregator', 'aggregator.1')));
@@ -188,7 +200,9 @@ describe('apiserver identity and the kubernetes Endpoints with two front doors',
       const lease = (await identityLeases()).find((l) => l.metadata.name === staleName);
       return !!lease?.spec.holderIdentity && lease.spec.holderIdentity !== oldHolder;
     });
+    await until('the expired identity Lease collected', async () => (await stack.request('aggregator', 'GET', `${LEASES}/apiserver-gone`)).status === 404);
     expect((await identityLeases()).length).toBe(2);
+    expect((await stack.request('aggregator', 'GET', `${LEASES}/not-an-apiserver`)).status).toBe(200);
   }, TEST_TIMEOUT_MS);
 
   it('drops a cleanly stopped front door at once: its record deleted while its etcd lease still runs', async () => {

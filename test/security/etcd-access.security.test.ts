@@ -171,6 +171,18 @@ describe('the control-plane servers write only what they serve', () => {
       await expect(write(aggregator, key), key).rejects.toThrow(PERMISSION_DENIED);
     }
   });
+
+  it('the aggregator records itself under /registry/masterleases/ (with a TTL), which core-api reads and nobody else writes', async () => {
+    const key = '/registry/masterleases/10.0.0.1:6443';
+    const lease = as('aggregator').raw.lease(30, { autoKeepAlive: false });
+    try {
+      await lease.put(key).value('{"kind":"Endpoints"}');
+    } finally {
+      lease.release();
+    }
+    expect(await as('core-api').raw.get(key).string()).toBe('{"kind":"Endpoints"}');
+    for (const other of ['core-api', 'extensions'] as const) await expect(write(as(other), key), `${other} ${key}`).rejects.toThrow(PERMISSION_DENIED);
+  });
 });
 
 describe('applying the users and roles at every start', () => {

@@ -107,7 +107,8 @@ export class ApiServerPresence {
     this.holderIdentity = `${this.leaseName}_${randomUUID()}`;
     this.every(this.options.masterLeaseIntervalMs, () => this.recordMasterLease());
     this.every(this.options.identityLeaseRenewIntervalMs, () => this.renewIdentityLease());
-    this.every(this.options.identityLeaseGcPeriodMs, () => this.collectExpiredIdentityLeases(), false);
+    // As kube's wait.Until: a new front door collects what its predecessors left at once, then every period.
+    this.every(this.options.identityLeaseGcPeriodMs, () => this.collectExpiredIdentityLeases());
   }
 
   /** A clean stop: the master lease goes at once (kube's RemoveEndpoints); the identity Lease expires as kube's does. */
@@ -122,20 +123,22 @@ export class ApiServerPresence {
       .catch((err: Error) => this.logger.warn(`removing master lease: ${err.message}`));
   }
 
-  private every(periodMs: number, fn: () => Promise<void>, now = true): void {
+  private every(periodMs: number, fn: () => Promise<void>): void {
     const slot = this.timers.length;
+    let failures = 0;
     const tick = async (): Promise<void> => {
       let next = periodMs;
       try {
         await fn();
+        failures = 0;
       } catch (err) {
-        // Early on core-api may not be routed yet: try again soon rather than a whole period later.
-        next = Math.min(periodMs, 1000);
+        // Early on core-api may not be routed yet: try again soon (doubling up to the period), not a period later.
+        next = Math.min(periodMs, 500 * 2 ** failures++);
         this.logger.warn((err as Error).message);
       }
       if (!this.stopped) this.timers[slot] = setTimeout(() => void tick(), next);
     };
-    this.timers.push(setTimeout(() => void tick(), now ? 0 : periodMs));
+    this.timers.push(setTimeout(() => void tick(), 0));
   }
 
   /** kube's storageLeases.UpdateLease: the key rewritten under a fresh TTL. */
