@@ -6,15 +6,19 @@
  * The profile line says where the time goes under noise: the seats APF let the level have (borrowing), what a
  * LIST was estimated at, the mean wait in APF's queues, and the CPU each process spent per noisy LIST and per
  * second (2.0 s/s is both cores).
+ * The quiet user's client has its own event loop (a worker thread), and alone and under noise alternate in slices
+ * of the run (APF_BENCH_ROUNDS, default 5), so both sides of the ratio see the same machine.
  * Run alone: `npm run build && node dist/bench/apf.bench.js` (BENCH_SECONDS, default 5). APF_BENCH_PIN=1 runs the
  * servers on CPU 0 and the load generator on CPU 1 (taskset), so the client's own work cannot delay the servers.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { ensurePki, issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
-import { agentFor, call, cpuMs, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
+import type { Agent } from 'node:https';
+import { agentFor, call, cpuMs, percentile, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 import { figure } from './report';
 
 export interface ApfBenchTarget {
@@ -33,6 +37,69 @@ const MAX_REQUESTS_INFLIGHT = Number(process.env.APF_BENCH_MAX_INFLIGHT ?? 8);
 const MAX_MUTATING_REQUESTS_INFLIGHT = Number(process.env.APF_BENCH_MAX_MUTATING_INFLIGHT ?? 4);
 const NOISY_CONCURRENCY = 48;
 const LISTED = 200;
+
+/**
+ * The quiet user's client runs on its own event loop (a worker thread), as a real second user would: on the
+ * noisy client's loop its GETs' responses waited behind the flood's LIST bodies being read, which is the load
+ * generator's latency, not the servers'. APF_BENCH_SHARED_CLIENT=1 puts it back on the noisy client's loop.
+ */
+const QUIET_IN_WORKER = process.env.APF_BENCH_SHARED_CLIENT !== '1';
+
+interface QuietJob {
+  apfQuiet: true;
+  tls: TlsClient;
+  port: number;
+}
+
+/** A quiet run's latencies (ms, in order) and errors: phases are pooled before their percentiles are taken. */
+interface QuietRun {
+  latencies: number[];
+  errors: number;
+}
+
+/** The quiet user's GET loop for `seconds` at concurrency 1 on `agent`. */
+async function quietLoad(port: number, seconds: number, agent: Agent): Promise<QuietRun> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    const t0 = performance.now();
+    const ok = await call(agent, port, { method: 'GET', path: '/api/v1/namespaces/apf-bench/configmaps/quiet' }).then((r) => r.status === 200, () => false);
+    latencies.push(performance.now() - t0);
+    if (!ok) errors++;
+  }
+  return { latencies, errors };
+}
+
+/** A worker running the quiet user's loop: each message (seconds) runs it once and answers the QuietRun. */
+class QuietClient {
+  private readonly worker: Worker;
+  constructor(tls: TlsClient, port: number) {
+    this.worker = new Worker(__filename, { workerData: { apfQuiet: true, tls, port } satisfies QuietJob });
+  }
+  run(seconds: number): Promise<QuietRun> {
+    return new Promise((resolve, reject) => {
+      this.worker.once('message', resolve);
+      this.worker.once('error', reject);
+      this.worker.postMessage(seconds);
+    });
+  }
+  async close(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
+
+/**
+ * Alone and under noise alternate in APF_BENCH_ROUNDS slices (default 5) of the run, and each side's latencies
+ * are pooled: on a machine other work also loads, both sides then see the same background, where one 5 s block
+ * after the other compared two different machines.
+ */
+const ROUNDS = Math.max(1, Number(process.env.APF_BENCH_ROUNDS ?? 5));
+
+function summary(run: QuietRun, seconds: number): LoadResult {
+  const sorted = [...run.latencies].sort((a, b) => a - b);
+  return { requests: sorted.length, errors: run.errors, seconds, rps: sorted.length / seconds, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99) };
+}
 
 /** APF_BENCH_PIN=1: servers on CPU 0, this process (the load generator) on CPU 1. */
 const PIN = process.env.APF_BENCH_PIN === '1';
@@ -86,17 +153,35 @@ async function measure(
   during: <T>(phase: () => Promise<T>) => Promise<T> = (phase) => phase(),
   quietPort = port,
 ): Promise<{ alone: LoadResult; underNoise: LoadResult; noise: LoadResult }> {
-  const quietAgent = agentFor(quiet, 1);
+  const quietAgent = QUIET_IN_WORKER ? undefined : agentFor(quiet, 1);
+  const worker = QUIET_IN_WORKER ? new QuietClient(quiet, quietPort) : undefined;
+  const get = (s: number): Promise<QuietRun> => (worker ? worker.run(s) : quietLoad(quietPort, s, quietAgent as Agent));
   const noisyAgent = agentFor(noisy, NOISY_CONCURRENCY);
-  const get = async (): Promise<boolean> => (await call(quietAgent, quietPort, { method: 'GET', path: '/api/v1/namespaces/apf-bench/configmaps/quiet' })).status === 200;
   const list = async (): Promise<boolean> => (await call(noisyAgent, port, { method: 'GET', path: '/api/v1/namespaces/apf-bench/configmaps' })).status === 200;
-  await runLoad(1, warmupSeconds(seconds), get);
-  await runLoad(NOISY_CONCURRENCY, warmupSeconds(seconds), list);
-  const alone = await runLoad(1, seconds, get);
-  const [underNoise, noise] = await during(() => Promise.all([runLoad(1, seconds, get), runLoad(NOISY_CONCURRENCY, seconds, list)]));
-  quietAgent.destroy();
-  noisyAgent.destroy();
-  return { alone, underNoise, noise };
+  try {
+    await get(warmupSeconds(seconds));
+    await runLoad(NOISY_CONCURRENCY, warmupSeconds(seconds), list);
+    const alone: QuietRun = { latencies: [], errors: 0 };
+    const underNoise: QuietRun = { latencies: [], errors: 0 };
+    const noise = { requests: 0, errors: 0, seconds: 0 };
+    const slice = seconds / ROUNDS;
+    for (let i = 0; i < ROUNDS; i++) {
+      const a = await get(slice);
+      alone.latencies.push(...a.latencies);
+      alone.errors += a.errors;
+      const [q, n] = await during(() => Promise.all([get(slice), runLoad(NOISY_CONCURRENCY, slice, list)]));
+      underNoise.latencies.push(...q.latencies);
+      underNoise.errors += q.errors;
+      noise.requests += n.requests;
+      noise.errors += n.errors;
+      noise.seconds += n.seconds;
+    }
+    return { alone: summary(alone, seconds), underNoise: summary(underNoise, seconds), noise: { ...noise, rps: noise.requests / noise.seconds, p50ms: 0, p99ms: 0 } };
+  } finally {
+    quietAgent?.destroy();
+    noisyAgent.destroy();
+    await worker?.close();
+  }
 }
 
 function report(name: string, m: { alone: LoadResult; underNoise: LoadResult; noise: LoadResult }, target: string): void {
@@ -154,23 +239,30 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
       { name: 'core-api', pid: api.pid },
     ];
     let profile: NoiseProfile | undefined;
-    // The noisy phase's APF figures and CPU by process (metrics and /proc read before and after it).
+    // The noisy slices' APF figures and CPU by process (metrics and /proc read before and after each, summed).
+    const gd = { priority_level: 'global-default' };
+    const sums = { seats: 0, estimates: 0, waitSeconds: 0, waits: 0, lists: 0, elapsed: 0, cpu: pids.map(() => 0) };
     const profiled = async <T>(phase: () => Promise<T>): Promise<T> => {
       const m0 = await scrape();
       const cpu0 = pids.map((p) => cpuMs(p.pid));
       const t0 = performance.now();
       const result = await phase();
-      const elapsed = (performance.now() - t0) / 1000;
+      sums.elapsed += (performance.now() - t0) / 1000;
       const cpu1 = pids.map((p) => cpuMs(p.pid));
       const m1 = await scrape();
-      const gd = { priority_level: 'global-default' };
       const delta = (name: string, labels: Record<string, string>): number => metricSum(m1, name, labels) - metricSum(m0, name, labels);
-      const lists = Math.max(1, (result as unknown as [LoadResult, LoadResult])[1].requests);
+      sums.lists += (result as unknown as [QuietRun, LoadResult])[1].requests;
+      sums.seats += delta('apiserver_flowcontrol_work_estimated_seats_sum', gd);
+      sums.estimates += delta('apiserver_flowcontrol_work_estimated_seats_count', gd);
+      sums.waitSeconds += delta('apiserver_flowcontrol_request_wait_duration_seconds_sum', { ...gd, execute: 'true' });
+      sums.waits += delta('apiserver_flowcontrol_request_wait_duration_seconds_count', { ...gd, execute: 'true' });
+      pids.forEach((_, i) => (sums.cpu[i] += cpu1[i] - cpu0[i]));
+      const lists = Math.max(1, sums.lists);
       profile = {
         currentLimitSeats: metricSum(m1, 'apiserver_flowcontrol_current_limit_seats', gd),
-        estimatedSeatsPerRequest: delta('apiserver_flowcontrol_work_estimated_seats_sum', gd) / Math.max(1, delta('apiserver_flowcontrol_work_estimated_seats_count', gd)),
-        meanWaitMs: (1000 * delta('apiserver_flowcontrol_request_wait_duration_seconds_sum', { ...gd, execute: 'true' })) / Math.max(1, delta('apiserver_flowcontrol_request_wait_duration_seconds_count', { ...gd, execute: 'true' })),
-        cpu: pids.map((p, i) => ({ name: p.name, msPerList: (cpu1[i] - cpu0[i]) / lists, perSecond: (cpu1[i] - cpu0[i]) / 1000 / elapsed })),
+        estimatedSeatsPerRequest: sums.seats / Math.max(1, sums.estimates),
+        meanWaitMs: (1000 * sums.waitSeconds) / Math.max(1, sums.waits),
+        cpu: pids.map((p, i) => ({ name: p.name, msPerList: sums.cpu[i] / lists, perSecond: sums.cpu[i] / 1000 / sums.elapsed })),
       };
       return result;
     };
@@ -201,7 +293,12 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
   }
 }
 
-if (require.main === module) {
+if (!isMainThread && (workerData as QuietJob | undefined)?.apfQuiet) {
+  const job = workerData as QuietJob;
+  const tls: TlsClient = { ca: Buffer.from(job.tls.ca), cert: Buffer.from(job.tls.cert), key: Buffer.from(job.tls.key) };
+  const agent = agentFor(tls, 1);
+  parentPort?.on('message', (seconds: number) => void quietLoad(job.port, seconds, agent).then((r) => parentPort?.postMessage(r)));
+} else if (require.main === module) {
   void (async () => {
     // etcd is started on the servers' CPU (it inherits this process's), then the load generator moves to the other.
     if (PIN) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
