@@ -212,7 +212,8 @@ describe('the front door over HTTP/2', () => {
     const before = await configMapWatchers();
     const rv = JSON.parse((await send(s, { ':path': '/api/v1/namespaces/default/configmaps?limit=1' })).text).metadata.resourceVersion as string;
     const watches = await Promise.all(Array.from({ length: 100 }, () => watch(s, `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${rv}&fieldSelector=metadata.name%3Dh2-fanout`)));
-    expect(await until(async () => (await configMapWatchers()) === before + 100, 30_000)).toBe(true);
+    // At least: the stack's own informers may re-watch meanwhile, and `before` may have caught one between two.
+    expect(await until(async () => (await configMapWatchers()) >= before + 100, 30_000)).toBe(true);
 
     // The 101st stream is over the limit the server announced: the client holds it until a stream closes.
     let answered = false;
@@ -229,7 +230,7 @@ describe('the front door over HTTP/2', () => {
 
     // RST_STREAM from the client: the aggregator ends each proxied watch at core-api.
     for (const w of rest) w.stream.close(constants.NGHTTP2_CANCEL);
-    expect(await until(async () => (await configMapWatchers()) === before, 30_000)).toBe(true);
+    expect(await until(async () => (await configMapWatchers()) <= before, 30_000), `ConfigMap watchers at core-api: ${await configMapWatchers()}, ${before} before`).toBe(true);
     expect(s.destroyed).toBe(false);
     s.close();
   }, 120_000);
