@@ -71,6 +71,7 @@ export const PRESENCE_OPTIONS = Symbol('PRESENCE_OPTIONS');
 export const APISERVER_IDENTITY: BackendIdentity = { user: APISERVER_IDENTITY_USER, groups: ['system:authenticated'] };
 
 const LEASES = `/apis/coordination.k8s.io/v1/namespaces/${IDENTITY_NAMESPACE}/leases`;
+const STOP_TIMEOUT_MS = 2000;
 
 /**
  * What makes a front door replica visible as one of the cluster's apiservers (the front door is what clients call
@@ -116,11 +117,13 @@ export class ApiServerPresence {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     if (!this.endpoint) return;
-    await this.storage.client.raw
-      .delete()
-      .key(masterLeaseKey(this.endpoint))
-      .exec()
-      .catch((err: Error) => this.logger.warn(`removing master lease: ${err.message}`));
+    // Bounded: an unreachable etcd must not hold the shutdown (the record then expires with its TTL).
+    let timer: NodeJS.Timeout | undefined;
+    const removal = this.storage.client.raw.delete().key(masterLeaseKey(this.endpoint)).exec();
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timed out after 2 s')), STOP_TIMEOUT_MS)));
+    await Promise.race([removal, late])
+      .catch((err: Error) => this.logger.warn(`removing master lease: ${err.message}`))
+      .finally(() => clearTimeout(timer));
   }
 
   private every(periodMs: number, fn: () => Promise<void>): void {
