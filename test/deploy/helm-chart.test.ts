@@ -341,6 +341,17 @@ describe('helm lint and helm template', () => {
     }
   });
 
+  it("gives each aggregator pod its own IP for the kubernetes Endpoints (KUBE_POD_IP from the downward API: its advertise address is the Service's name)", () => {
+    const rendered = spawnSync(helm, ['template', 'kts', CHART, '-n', 'kube-ts'], { encoding: 'utf8' });
+    expect(rendered.status, rendered.stderr).toBe(0);
+    type Env = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
+    type Obj = { kind: string; metadata: { name: string }; spec?: { template: { spec: { containers: Array<{ env?: Env[] }> } } } };
+    const docs = parseAllDocuments(rendered.stdout).map((d) => d.toJS() as Obj | null).filter((d): d is Obj => d !== null);
+    const env = docs.find((d) => d.kind === 'Deployment' && d.metadata.name === 'kts-kube-ts-aggregator')?.spec?.template.spec.containers[0].env ?? [];
+    expect(env.find((e) => e.name === 'KUBE_POD_IP')?.valueFrom?.fieldRef?.fieldPath).toBe('status.podIP');
+    expect(env.find((e) => e.name === 'KUBE_ADVERTISE_ADDRESS')?.value).not.toMatch(/^\d+\.\d+\.\d+\.\d+:/);
+  });
+
   it('mounts a CA key (the client CA\'s) into the controller-manager only, as its CSR signing CA (none with clusterSigning.enabled=false)', () => {
     type Volume = { name: string; secret?: { secretName: string; items?: Array<{ key: string }> } };
     type Container = { env?: Array<{ name: string; value: string }>; volumeMounts?: Array<{ name: string; mountPath: string }> };
