@@ -74,7 +74,7 @@ spec:
 
 describe.each(['1.27', '1.33'])('custom resources with kubectl %s through the aggregator', (version) => {
   let stack: StackHarness;
-  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+  const { k, ok, watch } = kubectlSession(version, () => stack.kubeconfig);
 
   beforeAll(async () => {
     stack = await startStack();
@@ -116,7 +116,7 @@ describe.each(['1.27', '1.33'])('custom resources with kubectl %s through the ag
   });
 
   it('watches custom resources with get -w', async () => {
-    const watching = k(['get', 'crontabs', '-w', '-o', 'name'], undefined, 5000);
+    const watching = watch(['get', 'crontabs', '-w', '-o', 'name'], (out) => out.includes('crontab.stable.example.com/watched'));
     await new Promise((r) => setTimeout(r, 1500));
     await ok(['apply', '-f', '-'], CR('watched'));
     const out = (await watching).stdout;

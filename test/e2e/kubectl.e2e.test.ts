@@ -15,7 +15,7 @@ const TARGETS: Array<[string, 'core-api' | 'aggregator']> = [
 
 describe.each(TARGETS)('kubectl %s against %s', (version, target) => {
   let api: CoreApiHarness;
-  const { k, ok } = kubectlSession(version, () => api.kubeconfig);
+  const { k, ok, watch } = kubectlSession(version, () => api.kubeconfig);
 
   beforeAll(async () => {
     api = target === 'core-api' ? await startCoreApi() : await startStack();
@@ -137,13 +137,15 @@ describe.each(TARGETS)('kubectl %s against %s', (version, target) => {
 
   it('watches with get -w (synthetic ADDED, then changes)', async () => {
     await ok(['create', 'configmap', 'watched']);
-    const watching = k(['get', 'cm', '-w'], undefined, 6000);
+    // Read until it has shown the later create (kubectl's start may take seconds on a loaded machine).
+    const watching = watch(['get', 'cm', '-w'], (out) => /^watched-later\s+0\s+/m.test(out));
     await new Promise((r) => setTimeout(r, 2000));
     await ok(['create', 'configmap', 'watched-later']);
     const r = await watching;
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^watched\s+0\s+/m);
     expect(r.stdout).toMatch(/^watched-later\s+0\s+/m);
-    const single = await k(['get', 'cm', 'watched', '-w', '-o', 'name'], undefined, 3000);
+    const single = await watch(['get', 'cm', 'watched', '-w', '-o', 'name'], (out) => out.includes('configmap/watched'));
     expect(single.stdout).toContain('configmap/watched');
   });
 

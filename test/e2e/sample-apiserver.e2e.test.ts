@@ -39,7 +39,7 @@ const flunder = (name: string, namespace: string, spec: Record<string, string> =
 describe.each(['1.27', '1.33'])('the wardle sample-apiserver through the aggregator with kubectl %s', (version) => {
   let stack: StackHarness;
   let wardle: INestApplicationContext;
-  const { k, ok } = kubectlSession(version, () => stack.kubeconfig);
+  const { k, ok, watch } = kubectlSession(version, () => stack.kubeconfig);
 
   beforeAll(async () => {
     stack = await startStack();
@@ -125,7 +125,7 @@ describe.each(['1.27', '1.33'])('the wardle sample-apiserver through the aggrega
     const obj = parse(await ok(['get', 'flunder', 'allowed', '-o', 'yaml']));
     expect(obj).toMatchObject({ apiVersion: 'wardle.example.com/v1alpha1', kind: 'Flunder', metadata: { name: 'allowed', namespace: 'default' }, spec: { reference: 'fischer-a', referenceType: 'Fischer' } });
     expect(obj.metadata.uid).toMatch(/^[0-9a-f-]{36}$/);
-    const watching = k(['get', 'flunders', '-w', '-o', 'name'], undefined, 3000);
+    const watching = watch(['get', 'flunders', '-w', '-o', 'name'], (out) => out.includes('flunder.wardle.example.com/allowed'));
     await new Promise((r) => setTimeout(r, 500));
     expect(await ok(['label', 'flunder', 'allowed', 'tier=gold'])).toBe('flunder.wardle.example.com/allowed labeled\n');
     expect(await ok(['patch', 'flunder', 'allowed', '--type=merge', '-p', '{"spec":{"reference":"second","referenceType":"Flunder"}}'])).toBe('flunder.wardle.example.com/allowed patched\n');

@@ -12,6 +12,11 @@ export interface KubectlRunOptions {
   /** Default 60 s; on timeout kubectl is killed and the result has code 124 (like timeout(1)). */
   readonly timeoutMs?: number;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * Ends kubectl (a `get -w`) once its output so far satisfies this; the result then has code 0. A watch is thus
+   * read until it has shown what a test waits for, however slow the machine, not for a fixed time.
+   */
+  readonly stopWhen?: (stdout: string) => boolean;
 }
 
 export interface KubectlResult {
@@ -51,6 +56,16 @@ export function runKubectl(args: readonly string[], opts: KubectlRunOptions): Pr
   child.stdin.end(opts.stdin ?? '');
   child.stdin.on('error', () => undefined); // kubectl may exit without reading stdin
 
+  let stopped = false;
+  if (opts.stopWhen) {
+    const stopWhen = opts.stopWhen;
+    child.stdout.on('data', () => {
+      if (stopped || !stopWhen(stdout())) return;
+      stopped = true;
+      child.kill('SIGTERM');
+    });
+  }
+
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -66,7 +81,7 @@ export function runKubectl(args: readonly string[], opts: KubectlRunOptions): Pr
       clearTimeout(timer);
       const note = timedOut ? `\nkubectl timed out after ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms` : '';
       resolvePromise({
-        code: timedOut ? TIMEOUT_EXIT_CODE : (code ?? 1),
+        code: timedOut ? TIMEOUT_EXIT_CODE : stopped ? 0 : (code ?? 1),
         stdout: stdout(),
         stderr: stderr() + note,
       });
