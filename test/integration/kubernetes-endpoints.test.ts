@@ -48,6 +48,9 @@ describe('the kubernetes Endpoints from the front doors recorded in etcd', () =>
     const ep = (await core.request('GET', '/api/v1/namespaces/default/endpoints/kubernetes')).json<{ metadata: { labels: Record<string, string> }; subsets: unknown[] }>();
     expect(ep.subsets).toEqual([{ addresses: [{ ip: '10.0.0.1' }, { ip: '10.0.0.2' }], ports: [{ name: 'https', port: 6443, protocol: 'TCP' }] }]);
     expect(ep.metadata.labels['endpointslice.kubernetes.io/skip-mirror']).toBe('true');
+    // The Service's targetPort is the apiservers' port (kube's kubernetesservice controller), not core-api's own.
+    const targetPort = async (): Promise<unknown> => (await core.request('GET', '/api/v1/namespaces/default/services/kubernetes')).json<{ spec: { ports: Array<{ targetPort: unknown }> } }>().spec.ports[0].targetPort;
+    expect(await until(async () => (await targetPort()) === 6443, 30_000)).toBe(true);
 
     await etcd.delete().key('/registry/masterleases/10.0.0.2:6443').exec();
     expect(await until(is(['10.0.0.1:6443']), 30_000)).toBe(true);

@@ -153,6 +153,27 @@ export class KubernetesEndpointsController implements OnApplicationBootstrap, On
       { ignoreNotFound: true },
     );
     await this.reconcileSlices(addresses);
+    await this.reconcileServicePort(byPort(addresses)[0].port);
+  }
+
+  /**
+   * The Service's targetPort follows the apiservers' port (kube's kubernetesservice controller sets it to the
+   * secure port): the front doors', once they have recorded themselves. Left alone while the Service is not made.
+   */
+  private async reconcileServicePort(port: number): Promise<void> {
+    const services = this.server.handler('', 'services').store;
+    type ServicePort = { name?: string; port?: number; targetPort?: number | string };
+    const wrong = (svc: KubeObject): boolean => ((svc.spec as { ports?: ServicePort[] } | undefined)?.ports ?? []).some((p) => p.name === 'https' && p.targetPort !== port);
+    const svc = await services.tryGet(NAMESPACE, SERVICE);
+    if (!svc || !wrong(svc)) return;
+    // Without ignoreNotFound a missing Service is a 404 before tryUpdate runs.
+    await services.guaranteedUpdate(NAMESPACE, SERVICE, (found) => {
+      const cur = found as KubeObject;
+      if (!wrong(cur)) return cur;
+      const next = structuredClone(cur);
+      for (const p of (next.spec as { ports: ServicePort[] }).ports) if (p.name === 'https') p.targetPort = port;
+      return next;
+    });
   }
 
   /** kube's EndpointsAdapter: the desired slices written when they differ, other slices of the Service deleted. */
