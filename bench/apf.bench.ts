@@ -79,8 +79,16 @@ class QuietClient {
   }
   run(seconds: number): Promise<QuietRun> {
     return new Promise((resolve, reject) => {
-      this.worker.once('message', resolve);
-      this.worker.once('error', reject);
+      const done = (r: QuietRun): void => {
+        this.worker.off('error', failed);
+        resolve(r);
+      };
+      const failed = (err: Error): void => {
+        this.worker.off('message', done);
+        reject(err);
+      };
+      this.worker.once('message', done);
+      this.worker.once('error', failed);
       this.worker.postMessage(seconds);
     });
   }
