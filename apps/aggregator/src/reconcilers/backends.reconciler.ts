@@ -247,10 +247,24 @@ export class BackendsController implements OnApplicationBootstrap, OnApplication
   /** Priorities announced over NATS, by APIService name. */
   private announcedPriorities = new Map<string, GroupVersionPriority>();
   private builtInNames: string[] = [];
+  private lastProbeRefresh = 0;
 
   /** kube's autoregister-completion check: every built-in APIService exists and is Available. */
   private async checkAutoregistration(): Promise<void> {
     if (!this.builtInNames.length) throw new Error('backend discovery not complete yet');
+    // kube's check waits for every built-in group/version, which its in-process servers always have. Here they
+    // come from the configured backends: one that never answered discovery (core-api still starting) would leave
+    // its groups unrouted (404) behind a ready front door.
+    const discovered = new Set([...this.discovery.groupVersions.values()].map((o) => o.backend));
+    const undiscovered = [...this.configured.keys()].filter((name) => !discovered.has(name));
+    if (undiscovered.length) {
+      // Look again now rather than at the next interval (a minute): at most once a second, however often probed.
+      if (Date.now() - this.lastProbeRefresh >= 1000) {
+        this.lastProbeRefresh = Date.now();
+        void this.refresh();
+      }
+      throw new Error(`backends not discovered yet: [${undiscovered.join(' ')}]`);
+    }
     const items = (await this.local.handler('apiregistration.k8s.io', 'apiservices').list(undefined, { resourceVersion: '0' })).items;
     const available = new Set(
       items.filter((o) => ((o.status as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True')).map((o) => o.metadata.name),
