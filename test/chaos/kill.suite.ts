@@ -123,7 +123,7 @@ export function describeKillSuite(opts: KillSuiteOptions): void {
       }
       if (a.status === undefined || [429, 502, 503, 504].includes(a.status)) continue;
       if (a.status === 404 && !live.has(a.name)) continue;
-      bad.push(`${a.op} ${a.name}: ${a.status}`);
+      bad.push(`${a.op} ${a.name}: ${a.status} ${a.message ?? ''}`);
     }
     return bad;
   }

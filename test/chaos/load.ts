@@ -27,9 +27,20 @@ export interface Attempt {
   /** resourceVersion of an acknowledged write. */
   readonly rv?: number;
   readonly status?: number;
+  /** An unacknowledged answer's Status message (or the start of its body): says why, in a failure's report. */
+  readonly message?: string;
 }
 
 const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function statusMessage(body: string): string {
+  try {
+    const status = JSON.parse(body) as { reason?: string; message?: string };
+    return `${status.reason ?? ''}: ${status.message ?? ''}`.slice(0, 300);
+  } catch {
+    return body.slice(0, 300);
+  }
+}
 
 /** Cycles through fresh names: create, two updates, delete; every request through `via`. */
 export class Writer {
@@ -78,7 +89,7 @@ export class Writer {
         this.attempts.push({ name, op, acked: true, rv });
         return;
       }
-      this.attempts.push({ name, op, acked: false, status: res.status });
+      this.attempts.push({ name, op, acked: false, status: res.status, message: statusMessage(res.body) });
     } catch {
       this.attempts.push({ name, op, acked: false });
     }
