@@ -3,7 +3,7 @@
  * own (KUBE_LOCAL_DIR), so every service is the separate process a user runs. Its output goes to a log file.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { freePorts, onProcessExit } from '@kube/testing';
@@ -102,8 +102,12 @@ export async function launchStack(dir: string, logFile: string, options: LaunchO
     clearTimeout(timer);
   };
   if (!(await Promise.race([ready, timeout]))) {
+    const launcherExited = exited;
     await stop();
-    throw new Error(`the stack did not start; see ${logFile}`);
+    // The log's directory is often a test's temporary one, gone by the time anyone reads the report: its tail goes
+    // into the error.
+    const tail = existsSync(logFile) ? readFileSync(logFile, 'utf8').split('\n').slice(-40).join('\n') : '';
+    throw new Error(`the stack did not ${launcherExited ? 'start: the launcher exited' : 'start in time'}; see ${logFile}; its last lines:\n${tail}`);
   }
   const processes = childPids(launcher.pid as number).map((pid) => ({ pid, name: processName(pid) }));
   return {
