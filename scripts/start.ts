@@ -59,7 +59,8 @@ const CONTROLLER_MANAGER = 'controller-manager';
 const ROOT = resolve(__dirname, '..', '..');
 /** KUBE_LOCAL_DIR: where the data, certificates and kubeconfig live (a soak run keeps its stack apart from yours). */
 const LOCAL = process.env.KUBE_LOCAL_DIR ? resolve(process.env.KUBE_LOCAL_DIR) : join(ROOT, '.local');
-const READY_TIMEOUT_MS = 60_000;
+/** How long a service has to get ready during start-up before the launcher gives up (a first start on a busy 2-core machine took over 60 s). */
+const READY_TIMEOUT_MS = 180_000;
 const STOP_GRACE_MS = 15_000;
 const POLL_MS = 250;
 const TAIL_LINES = 30;
