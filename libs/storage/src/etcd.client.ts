@@ -1,6 +1,5 @@
 import { SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { handleWhen, retry } from 'cockatiel';
+import { handleWhen, retry, type IPolicy } from 'cockatiel';
 import { Etcd3, isRecoverableError, type IKeyValue, type IRangeRequest, type IRangeResponse, type ITxnRequest, type ITxnResponse, type Watcher } from 'etcd3';
 import { etcdRequestDuration, etcdRequestErrors } from './storage.metrics';
 import { prefixEnd, REGISTRY_ROOT } from './keys';
@@ -58,9 +57,6 @@ function isCompactionError(err: unknown): boolean {
   return /compacted/i.test(msg);
 }
 
-/** Set while a txn that writes is in flight: the retry policy below must not repeat it blindly. */
-const writing = new AsyncLocalStorage<true>();
-
 /** grpc-js's answer when no connection was ready to carry the call: nothing reached etcd. */
 const NOT_SENT = /No connection established/;
 
@@ -74,10 +70,17 @@ export function isRetriableEtcdError(err: Error, write: boolean): boolean {
   return isRecoverableError(err) && (!write || NOT_SENT.test(err.message));
 }
 
-const retryPolicy = retry(
-  handleWhen((err) => isRetriableEtcdError(err, writing.getStore() === true)),
-  { maxAttempts: 3 },
-);
+const readRetries = retry(handleWhen((err) => isRetriableEtcdError(err, false)), { maxAttempts: 3 });
+const writeRetries = retry(handleWhen((err) => isRetriableEtcdError(err, true)), { maxAttempts: 3 });
+/**
+ * Whether the etcd3 call being started writes. etcd3 hands its call to the global policy synchronously inside
+ * kv.txn(), so a flag set around that call picks the policy; an AsyncLocalStorage would do it too, but enabling
+ * one puts a hook on every promise of the process.
+ */
+let startingWrite = false;
+const globalPolicy = {
+  execute: (fn: Parameters<typeof readRetries.execute>[0], signal?: AbortSignal) => (startingWrite ? writeRetries : readRetries).execute(fn, signal),
+} as unknown as IPolicy;
 
 /** A txn with a put or a delete among its operations. */
 function writes(req: ITxnRequest): boolean {
@@ -112,7 +115,7 @@ export class EtcdClient {
         : undefined;
     // Watch catch-up batches up to 1000 revisions in one message: lift grpc's 4 MiB receive cap, or a
     // backlog of big objects would fail and retry forever.
-    this.raw = new Etcd3({ hosts, credentials, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 }, faultHandling: { global: retryPolicy } });
+    this.raw = new Etcd3({ hosts, credentials, dialTimeout: 3000, grpcOptions: { 'grpc.max_receive_message_length': -1 }, faultHandling: { global: globalPolicy } });
   }
 
   async range(req: IRangeRequest, type: string, operation = 'get'): Promise<IRangeResponse> {
@@ -127,7 +130,16 @@ export class EtcdClient {
   }
 
   async txn(req: ITxnRequest, type: string, operation: string): Promise<ITxnResponse> {
-    return this.timed(operation, type, () => (writes(req) ? writing.run(true, () => this.raw.kv.txn(req)) : this.raw.kv.txn(req)), 'Txn');
+    return this.timed(operation, type, () => (writes(req) ? this.startWrite(req) : this.raw.kv.txn(req)), 'Txn');
+  }
+
+  private startWrite(req: ITxnRequest): Promise<ITxnResponse> {
+    startingWrite = true;
+    try {
+      return this.raw.kv.txn(req);
+    } finally {
+      startingWrite = false;
+    }
   }
 
   async getKey(key: string, type: string): Promise<IKeyValue | undefined> {
