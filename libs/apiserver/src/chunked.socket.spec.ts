@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, get, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, get, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chunkData, chunkedSocket, frameChunk } from './chunked.socket';
@@ -62,6 +62,43 @@ describe('chunkedSocket', () => {
       res.end();
     });
     expect(wrapped).toBeUndefined();
+  });
+
+  it('is undefined for a HEAD response: chunks written to its socket would be read as the next response (a HEAD watch desynced the connection)', async () => {
+    let head: unknown = null;
+    server = createServer((req, res) => {
+      if (req.method !== 'HEAD') return void res.end('ok');
+      res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+      res.flushHeaders();
+      const socket = chunkedSocket(res);
+      head = socket;
+      // What the watch stream does with the socket it is given.
+      socket?.write(frameChunk('{"type":"ADDED"}\n'));
+      res.end();
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const port = (server.address() as AddressInfo).port;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ask = (method: string): Promise<{ status: number; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/', method, agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (body += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect((await ask('HEAD')).status).toBe(200);
+      expect(head).toBeUndefined();
+      // The same connection's next answer is whole.
+      expect(await ask('GET')).toEqual({ status: 200, body: 'ok' });
+    } finally {
+      agent.destroy();
+    }
   });
 });
 

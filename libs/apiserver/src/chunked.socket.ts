@@ -12,6 +12,9 @@ import type { Socket } from 'node:net';
 export function chunkedSocket(res: ServerResponse): Socket | undefined {
   if (!(res instanceof ServerResponse) || !res.headersSent || !res.chunkedEncoding || res.writableEnded) return undefined;
   if (res.write !== ServerResponse.prototype.write) return undefined;
+  // A HEAD response has no body: Node drops what res.write gives it, bytes written to the socket would desync the
+  // connection's next response.
+  if (res.req?.method === 'HEAD') return undefined;
   const socket = res.socket;
   // A response pipelined behind another has no socket until that one ends: its bytes wait in Node's queue.
   if (!socket || socket.destroyed || (socket as Socket & { _httpMessage?: unknown })._httpMessage !== res) return undefined;
