@@ -9,7 +9,8 @@
  * The quiet user's client has its own event loop (a worker thread), and alone and under noise alternate in slices
  * of the run (APF_BENCH_ROUNDS, default 5), so both sides of the ratio see the same machine.
  * Run alone: `npm run build && node dist/bench/apf.bench.js` (BENCH_SECONDS, default 5). APF_BENCH_PIN=1 runs the
- * servers on CPU 0 and the load generator on CPU 1 (taskset), so the client's own work cannot delay the servers.
+ * servers on CPU 0 and the load generator and etcd on CPU 1 (taskset), so the client's own work cannot delay the
+ * servers; APF_BENCH_PIN=front-door gives the aggregator CPU 0 alone.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { ensurePki, issueCertificate, loadCertificateAuthority, type PkiPaths } from '@kube/pki';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
 import type { Agent } from 'node:https';
-import { agentFor, call, cpuMs, percentile, runLoad, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
+import { agentFor, call, cpuMs, percentile, runLoad, runQueueWaitMs, warmupSeconds, type LoadResult, type TlsClient } from './load.generator';
 import { figure } from './report';
 
 export interface ApfBenchTarget {
@@ -109,12 +110,21 @@ function summary(run: QuietRun, seconds: number): LoadResult {
   return { requests: sorted.length, errors: run.errors, seconds, rps: sorted.length / seconds, p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99) };
 }
 
-/** APF_BENCH_PIN=1: servers on CPU 0, this process (the load generator) on CPU 1. */
-const PIN = process.env.APF_BENCH_PIN === '1';
+/**
+ * APF_BENCH_PIN=1: servers on CPU 0, this process (the load generator) and etcd on CPU 1.
+ * APF_BENCH_PIN=front-door: the aggregator alone on CPU 0, core-api, etcd and the load generator on CPU 1: the
+ * nearest a 2-core machine comes to a core for the process that runs APF.
+ */
+const PIN_MODE = process.env.APF_BENCH_PIN === '1' ? 'servers' : process.env.APF_BENCH_PIN === 'front-door' ? 'front-door' : undefined;
+const PIN = PIN_MODE !== undefined;
+const SERVER_CPU = (app: string): string => (PIN_MODE === 'front-door' && app !== 'aggregator' ? '1' : '0');
+/** Where this process (the load generator) and etcd run. */
+const CLIENT_CPU = '1';
+const PIN_DETAIL = PIN_MODE === 'front-door' ? ' (aggregator alone on CPU 0; core-api, etcd and client on CPU 1)' : ' (servers on CPU 0, client and etcd on CPU 1)';
 
 function start(root: string, app: string, env: NodeJS.ProcessEnv): ChildProcess {
   const main = join(root, `dist/apps/${app}/src/main.js`);
-  const [cmd, args] = PIN ? ['taskset', ['-c', '0', process.execPath, main]] : [process.execPath, [main]];
+  const [cmd, args] = PIN ? ['taskset', ['-c', SERVER_CPU(app), process.execPath, main]] : [process.execPath, [main]];
   const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   return child;
 }
@@ -134,8 +144,11 @@ interface NoiseProfile {
   currentLimitSeats: number;
   estimatedSeatsPerRequest: number;
   meanWaitMs: number;
-  /** CPU ms per noisy LIST, and CPU seconds per second, by process. */
-  cpu: Array<{ name: string; msPerList: number; perSecond: number }>;
+  /**
+   * CPU ms per noisy LIST and CPU seconds per second, by process; and the ms per second its event loop (main
+   * thread) was runnable but waiting for a core: the latency CPU contention adds, which APF does not see.
+   */
+  cpu: Array<{ name: string; msPerList: number; perSecond: number; waitMsPerSecond: number }>;
 }
 
 async function ready(port: number, tls: TlsClient, path = '/readyz'): Promise<void> {
@@ -200,11 +213,13 @@ function report(name: string, m: { alone: LoadResult; underNoise: LoadResult; no
 
 export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void> {
   const ca = await loadCertificateAuthority(t.pki.caCert, t.pki.caKey);
-  const client = async (user: string): Promise<TlsClient> => {
-    const c = await issueCertificate(ca, { commonName: user, usage: 'client' });
+  const client = async (user: string, organizations: string[] = []): Promise<TlsClient> => {
+    const c = await issueCertificate(ca, { commonName: user, organizations, usage: 'client' });
     return { ca: t.tls.ca, cert: Buffer.from(c.certPem), key: Buffer.from(c.keyPem) };
   };
   const [quiet, noisy] = [await client('quiet'), await client('noisy')];
+  // The same quiet user in system:masters: kube's `exempt` FlowSchema, never queued or limited by APF.
+  const exempt = await client('quiet-exempt', ['system:masters']);
   const common = {
     KUBE_ETCD_ENDPOINTS: t.etcdEndpoint,
     KUBE_TLS_CERT_FILE: t.pki.apiserverCert,
@@ -249,14 +264,16 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     let profile: NoiseProfile | undefined;
     // The noisy slices' APF figures and CPU by process (metrics and /proc read before and after each, summed).
     const gd = { priority_level: 'global-default' };
-    const sums = { seats: 0, estimates: 0, waitSeconds: 0, waits: 0, lists: 0, elapsed: 0, cpu: pids.map(() => 0) };
+    const sums = { seats: 0, estimates: 0, waitSeconds: 0, waits: 0, lists: 0, elapsed: 0, cpu: pids.map(() => 0), runQueue: pids.map(() => 0) };
     const profiled = async <T>(phase: () => Promise<T>): Promise<T> => {
       const m0 = await scrape();
       const cpu0 = pids.map((p) => cpuMs(p.pid));
+      const rq0 = pids.map((p) => runQueueWaitMs(p.pid));
       const t0 = performance.now();
       const result = await phase();
       sums.elapsed += (performance.now() - t0) / 1000;
       const cpu1 = pids.map((p) => cpuMs(p.pid));
+      const rq1 = pids.map((p) => runQueueWaitMs(p.pid));
       const m1 = await scrape();
       const delta = (name: string, labels: Record<string, string>): number => metricSum(m1, name, labels) - metricSum(m0, name, labels);
       sums.lists += (result as unknown as [QuietRun, LoadResult])[1].requests;
@@ -264,13 +281,16 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
       sums.estimates += delta('apiserver_flowcontrol_work_estimated_seats_count', gd);
       sums.waitSeconds += delta('apiserver_flowcontrol_request_wait_duration_seconds_sum', { ...gd, execute: 'true' });
       sums.waits += delta('apiserver_flowcontrol_request_wait_duration_seconds_count', { ...gd, execute: 'true' });
-      pids.forEach((_, i) => (sums.cpu[i] += cpu1[i] - cpu0[i]));
+      pids.forEach((_, i) => {
+        sums.cpu[i] += cpu1[i] - cpu0[i];
+        sums.runQueue[i] += rq1[i] - rq0[i];
+      });
       const lists = Math.max(1, sums.lists);
       profile = {
         currentLimitSeats: metricSum(m1, 'apiserver_flowcontrol_current_limit_seats', gd),
         estimatedSeatsPerRequest: sums.seats / Math.max(1, sums.estimates),
         meanWaitMs: (1000 * sums.waitSeconds) / Math.max(1, sums.waits),
-        cpu: pids.map((p, i) => ({ name: p.name, msPerList: sums.cpu[i] / lists, perSecond: sums.cpu[i] / 1000 / sums.elapsed })),
+        cpu: pids.map((p, i) => ({ name: p.name, msPerList: sums.cpu[i] / lists, perSecond: sums.cpu[i] / 1000 / sums.elapsed, waitMsPerSecond: sums.runQueue[i] / sums.elapsed })),
       };
       return result;
     };
@@ -279,13 +299,13 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     report('APF: quiet user vs LIST flood', fair, '≤ 2×');
     if (profile) {
       const p = profile;
-      const cpu = p.cpu.map((c) => `${c.name} ${c.msPerList.toFixed(2)} ms/LIST ${c.perSecond.toFixed(2)} s/s`).join(', ');
+      const cpu = p.cpu.map((c) => `${c.name} ${c.msPerList.toFixed(2)} ms/LIST ${c.perSecond.toFixed(2)} s/s, waiting for a core ${c.waitMsPerSecond.toFixed(0)} ms/s`).join('; ');
       console.log(
         figure(
           '  profile under noise',
           p.meanWaitMs,
           'ms',
-          `global-default ${p.currentLimitSeats} seats (borrowed), ${p.estimatedSeatsPerRequest.toFixed(2)} seats/request estimated, mean APF wait ${p.meanWaitMs.toFixed(2)} ms; CPU: ${cpu}${PIN ? ' (servers on CPU 0, client on CPU 1)' : ''}`,
+          `global-default ${p.currentLimitSeats} seats (borrowed), ${p.estimatedSeatsPerRequest.toFixed(2)} seats/request estimated, mean APF wait ${p.meanWaitMs.toFixed(2)} ms; CPU: ${cpu}${PIN ? PIN_DETAIL : ''}`,
         ),
       );
     }
@@ -293,6 +313,10 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     // costs it with no queue of APF's in its way (close to the figure above: the bound is the CPU, not APF).
     const bypass = await measure(aggPort, quiet, noisy, t.seconds, undefined, apiPort);
     report('  quiet at core-api, flood via APF', bypass, 'report, the CPU share of it');
+    // The quiet user exempt from APF, still through the front door: no queue and no seat limit in its way, so
+    // what remains over the line above is the front door's share of the CPU, not fairness.
+    const unqueued = await measure(aggPort, exempt, noisy, t.seconds);
+    report('  quiet exempt from APF, via front door', unqueued, 'report, APF\'s own share is the difference to the first line');
     const unfair = await measure(apiPort, quiet, noisy, t.seconds);
     report('  core-api direct (max-in-flight)', unfair, 'report, what APF changes');
   } finally {
@@ -308,10 +332,9 @@ if (!isMainThread && (workerData as QuietJob | undefined)?.apfQuiet) {
   parentPort?.on('message', (seconds: number) => void quietLoad(job.port, seconds, agent).then((r) => parentPort?.postMessage(r)));
 } else if (require.main === module) {
   void (async () => {
-    // etcd is started on the servers' CPU (it inherits this process's), then the load generator moves to the other.
-    if (PIN) execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
+    // etcd inherits this process's CPU: the load generator's, away from the servers (the front door's, at least).
+    if (PIN) execFileSync('taskset', ['-cp', CLIENT_CPU, String(process.pid)], { stdio: 'ignore' });
     const etcd = await startEtcd();
-    if (PIN) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
     try {
       const pki = await ensurePki(join(tempDir('apf-bench'), 'pki'));
       const tls: TlsClient = { ca: readFileSync(pki.caCert), cert: readFileSync(pki.adminCert), key: readFileSync(pki.adminKey) };

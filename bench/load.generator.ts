@@ -89,12 +89,66 @@ export async function runLoad(concurrency: number, seconds: number, next: (i: nu
   return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
 }
 
+/**
+ * Open loop: `rate` requests per second for `seconds`, each started on schedule whatever the others are doing (as
+ * independent clients would), at most `maxInFlight` at once (a request the schedule could not start then is
+ * counted as an error). Below saturation every server sees the same work per second whoever else shares the
+ * machine, so CPU per request compares setups without the batching a saturated event loop gets.
+ */
+export async function runPaced(rate: number, seconds: number, next: (i: number) => Promise<boolean>, maxInFlight = 256): Promise<LoadResult> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let started = 0;
+  let inFlight = 0;
+  const pending = new Set<Promise<void>>();
+  const t0 = performance.now();
+  const total = Math.round(rate * seconds);
+  while (started < total) {
+    const due = Math.min(total, Math.floor(((performance.now() - t0) / 1000) * rate));
+    for (; started < due; started++) {
+      if (inFlight >= maxInFlight) {
+        errors++;
+        continue;
+      }
+      inFlight++;
+      const begun = performance.now();
+      const p: Promise<void> = next(started)
+        .catch(() => false)
+        .then((ok) => {
+          latencies.push(performance.now() - begun);
+          if (!ok) errors++;
+          inFlight--;
+          pending.delete(p);
+        });
+      pending.add(p);
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  await Promise.all(pending);
+  const elapsed = (performance.now() - t0) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { requests: latencies.length, errors, seconds: elapsed, rps: latencies.length / elapsed, p50ms: percentile(latencies, 50), p99ms: percentile(latencies, 99) };
+}
+
 /** CPU time (user + system) a process has used so far, in ms; NaN where /proc is missing. Clock ticks are 10 ms. */
 export function cpuMs(pid: number | undefined): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/**
+ * Milliseconds the main thread of `pid` (a Node process's event loop) has spent runnable but waiting for a core
+ * (the second field of /proc/<pid>/schedstat, run_delay): what CPU contention between processes costs its
+ * latency, apart from the CPU it used. NaN where the kernel does not keep it.
+ */
+export function runQueueWaitMs(pid: number | undefined): number {
+  try {
+    return Number(readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
   } catch {
     return NaN;
   }

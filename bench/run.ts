@@ -37,7 +37,7 @@ import { benchScaleApiServices, benchScaleConfigmaps, benchScaleCrds, benchScale
 import { benchScaleReplicas } from './scale.replicas';
 import { benchScaleCrs } from './scale.crs';
 import { benchScaleNamespaces } from './scale.namespaces';
-import { coreApiEnv, memoryProbe, startApp, waitReady } from './servers';
+import { coreApiEnv, memoryProbe, spawnPinned, startApp, waitReady } from './servers';
 import { CustomResourceSchema } from '@kube/apiextensions';
 import type { JSONSchemaProps } from '@kube/apimachinery';
 import { freePort, startEtcd, tempDir } from '@kube/testing';
@@ -105,7 +105,7 @@ async function benchAggregator(apiPort: number, aggPort: number, tls: TlsClient,
   const detail1 = `p50 ${proxied1.p50ms.toFixed(2)} ms (+${added.toFixed(2)}), p99 ${proxied1.p99ms.toFixed(2)} ms (+${(proxied1.p99ms - direct1.p99ms).toFixed(2)}) vs direct p50 ${direct1.p50ms.toFixed(2)} ms`;
   console.log(figure('GET through aggregator, 1 conn, added p50', added, 'ms', detail1, '≤ +0.3 ms'));
   // The admin certificate stands in for the front-proxy client certificate: core-api accepts both.
-  const minimal = startChild([join(ROOT, 'dist/bench/minimal.proxy.js'), pki.apiserverCert, pki.apiserverKey, pki.caCert, String(apiPort), pki.adminCert, pki.adminKey], {});
+  const minimal = spawnPinned('proxy', [join(ROOT, 'dist/bench/minimal.proxy.js'), pki.apiserverCert, pki.apiserverKey, pki.caCert, String(apiPort), pki.adminCert, pki.adminKey], {});
   const minimalPort = Number(await firstLine(minimal));
   // A new process, like the aggregator was: it settles as long.
   await runLoad(32, SETTLE, get(many, minimalPort));

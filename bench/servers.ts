@@ -9,15 +9,23 @@ import { agentFor, call, type TlsClient } from './load.generator';
  * `node [nodeArgs] dist/apps/<app>/src/main.js` with `env` added to ours; stdout is piped (and drained).
  * BENCH_SERVER_CPUS (a taskset CPU list, e.g. `1`): the servers run on those CPUs only; with the bench itself
  * started under `taskset -c 0`, the load generator, the watchers and etcd stay off the servers' cores.
+ * BENCH_PROXY_CPUS: the aggregator (and the minimal proxy it is compared with) on CPUs of their own instead, e.g.
+ * `taskset -c 1 env BENCH_SERVER_CPUS=1 BENCH_PROXY_CPUS=0 node dist/bench/run.js --only proxy,watch`: the
+ * proxy hop gets a core, as its own pod would, while direct and proxied runs share the other one alike.
  */
 export function startApp(root: string, app: string, env: NodeJS.ProcessEnv, nodeArgs: string[] = []): ChildProcess {
   const args = [...nodeArgs, join(root, `dist/apps/${app}/src/main.js`)];
-  const cpus = process.env.BENCH_SERVER_CPUS;
-  // taskset execs node in place: the child's pid is the server's (its CPU time is what the figures read).
-  const [file, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
-  const child = spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawnPinned(app === 'aggregator' ? 'proxy' : 'server', args, env);
   child.stdout?.resume();
   return child;
+}
+
+/** `node args` with `env` added to ours, on the CPUs BENCH_PROXY_CPUS or BENCH_SERVER_CPUS name for its role. */
+export function spawnPinned(role: 'server' | 'proxy', args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  const cpus = (role === 'proxy' ? process.env.BENCH_PROXY_CPUS : undefined) ?? process.env.BENCH_SERVER_CPUS;
+  // taskset execs node in place: the child's pid is the server's (its CPU time is what the figures read).
+  const [file, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+  return spawn(file, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
 /** core-api's environment for the benchmark: its own certificates, generous in-flight limits. */
