@@ -5,7 +5,9 @@
  * driven at every front door of a stack in turn with the same requests in flight per replica, the stacks taking turns over several rounds (medians): req/s, and
  * the CPU per request of every server process summed (core-api and aggregator replicas, and by service; etcd's
  * apart). On one machine replicas share its cores with each other and with the load
- * generator, so throughput shows the machine's limit more than the replicas'; the CPU per request shows what
+ * generator, so throughput shows the machine's limit more than the replicas'. Saturated, four servers time-slice
+ * two cores where two did and each event-loop turn batches fewer requests, so CPU per request grows with the
+ * contention; paced runs (the same requests per second per replica, open loop, below saturation) show what
  * replication itself costs: the target is 2 replicas within 10% of 1 (no hidden coordination cost).
  * Then the same with the servers pinned (taskset) away from the load generator, etcd, NATS and the watchers: each
  * server its own core where the machine has enough, else the servers together on the cores left.
@@ -151,6 +153,8 @@ async function measurePaced(stack: ScaleStack, o: ScaleReplicasOptions, label: s
   const { getAt, create } = requestsFor(ports, agent);
   const paced = (rate: number, next: Next): Promise<Throughput> => throughputOf(stack, () => runPaced(rate * n, o.seconds * 2, next, 2048));
   try {
+    // A new agent: its connections' TLS handshakes first, so they are not in the measured latencies.
+    await runPaced(PACED_GET_PER_REPLICA * n, 1, getAt(''), 2048);
     const get = await paced(PACED_GET_PER_REPLICA, getAt(''));
     const getCached = await paced(PACED_GET_PER_REPLICA, getAt('?resourceVersion=0'));
     const created = await paced(PACED_CREATE_PER_REPLICA, create(label));
@@ -390,7 +394,7 @@ export async function benchScaleReplicas(o: ScaleReplicasOptions): Promise<void>
   };
   try {
     for (const stack of stacks) await warm(stack);
-    console.log(`SCALE replicas: ${cpus().length} cores; GET ${GET_IN_FLIGHT} and CREATE ${CREATE_IN_FLIGHT} in flight per replica, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run, medians of ${rounds} rounds taken in turns; every request through the aggregators, spread over them`);
+    console.log(`SCALE replicas: ${cpus().length} cores; GET ${GET_IN_FLIGHT} and CREATE ${CREATE_IN_FLIGHT} in flight per replica, ${WATCHERS.toLocaleString('en-US')} watchers; ${o.seconds} s per run, medians of ${rounds} rounds taken in turns; every request through the aggregators, spread over them; paced: ${PACED_GET_PER_REPLICA} GET/s and ${PACED_CREATE_PER_REPLICA} CREATE/s per replica`);
     // What the servers burn with no request at all (leases, availability checks, NATS heartbeats, resyncs): a cost
     // per second, not per request, that a second replica may add.
     const idle = async (stack: ScaleStack): Promise<string> => {
