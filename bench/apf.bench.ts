@@ -37,6 +37,11 @@ export interface ApfBenchTarget {
 const MAX_REQUESTS_INFLIGHT = Number(process.env.APF_BENCH_MAX_INFLIGHT ?? 8);
 const MAX_MUTATING_REQUESTS_INFLIGHT = Number(process.env.APF_BENCH_MAX_MUTATING_INFLIGHT ?? 4);
 const NOISY_CONCURRENCY = 48;
+/**
+ * The quiet user's own FlowSchema, at global-default like everyone's: APF treats it as before (same level, same
+ * seats, its own flow), and its wait metrics then show the quiet user's time in APF's queues apart.
+ */
+const QUIET_FLOW_SCHEMA = 'apf-bench-quiet';
 const LISTED = 200;
 
 /**
@@ -129,6 +134,25 @@ function start(root: string, app: string, env: NodeJS.ProcessEnv): ChildProcess 
   return child;
 }
 
+/** A histogram's cumulative bucket counts (by `le`) summed over the series whose labels include `match`. */
+function bucketsOf(text: string, name: string, match: Record<string, string>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(`${name}_bucket{`) || !Object.entries(match).every(([k, v]) => line.includes(`${k}="${v}"`))) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le) out.set(le, (out.get(le) ?? 0) + Number(line.slice(line.lastIndexOf(' ') + 1)));
+  }
+  return out;
+}
+
+/** The upper bound (seconds) of the first bucket holding quantile `q` of cumulative `buckets`; NaN when empty. */
+function bucketQuantile(buckets: Map<string, number>, q: number): number {
+  const sorted = [...buckets].map(([le, n]) => [le === '+Inf' ? Infinity : Number(le), n] as const).sort((a, b) => a[0] - b[0]);
+  const total = sorted.at(-1)?.[1] ?? 0;
+  if (!total) return NaN;
+  return sorted.find(([, n]) => n >= q * total)?.[0] ?? NaN;
+}
+
 /** The sum of a metric's series whose labels include `match`, from a Prometheus exposition. */
 function metricSum(text: string, name: string, match: Record<string, string>): number {
   let sum = 0;
@@ -144,6 +168,9 @@ interface NoiseProfile {
   currentLimitSeats: number;
   estimatedSeatsPerRequest: number;
   meanWaitMs: number;
+  /** The quiet user's own requests (a FlowSchema of their own at the same level): mean and 99th-bucket APF wait. */
+  quietMeanWaitMs: number;
+  quietP99WaitMs: number;
   /**
    * CPU ms per noisy LIST and CPU seconds per second, by process; and the ms per second its event loop (main
    * thread) was runnable but waiting for a core: the latency CPU contention adds, which APF does not see.
@@ -253,6 +280,18 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     for (let i = 0; i < LISTED; i += 20) {
       await Promise.all(Array.from({ length: 20 }, (_, j) => call(admin, apiPort, { method: 'POST', path: '/api/v1/namespaces/apf-bench/configmaps', body: JSON.stringify({ metadata: { name: `noise-${i + j}` }, data: { key: 'x'.repeat(100) } }) })));
     }
+    const flowSchema = {
+      apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+      kind: 'FlowSchema',
+      metadata: { name: QUIET_FLOW_SCHEMA },
+      spec: {
+        priorityLevelConfiguration: { name: 'global-default' },
+        matchingPrecedence: 8000,
+        distinguisherMethod: { type: 'ByUser' },
+        rules: [{ subjects: [{ kind: 'User', user: { name: 'quiet' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], namespaces: ['*'], clusterScope: true }] }],
+      },
+    };
+    await call(admin, apiPort, { method: 'POST', path: '/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas', body: JSON.stringify(flowSchema) });
     admin.destroy();
     const metricsAgent = agentFor(t.tls, 1);
     const scrape = async (): Promise<string> => (await call(metricsAgent, aggPort, { method: 'GET', path: '/metrics' })).body;
@@ -264,7 +303,8 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
     let profile: NoiseProfile | undefined;
     // The noisy slices' APF figures and CPU by process (metrics and /proc read before and after each, summed).
     const gd = { priority_level: 'global-default' };
-    const sums = { seats: 0, estimates: 0, waitSeconds: 0, waits: 0, lists: 0, elapsed: 0, cpu: pids.map(() => 0), runQueue: pids.map(() => 0) };
+    const sums = { seats: 0, estimates: 0, waitSeconds: 0, waits: 0, quietWaitSeconds: 0, quietWaits: 0, quietBuckets: new Map<string, number>(), lists: 0, elapsed: 0, cpu: pids.map(() => 0), runQueue: pids.map(() => 0) };
+    const quietFs = { flow_schema: QUIET_FLOW_SCHEMA, execute: 'true' };
     const profiled = async <T>(phase: () => Promise<T>): Promise<T> => {
       const m0 = await scrape();
       const cpu0 = pids.map((p) => cpuMs(p.pid));
@@ -281,6 +321,11 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
       sums.estimates += delta('apiserver_flowcontrol_work_estimated_seats_count', gd);
       sums.waitSeconds += delta('apiserver_flowcontrol_request_wait_duration_seconds_sum', { ...gd, execute: 'true' });
       sums.waits += delta('apiserver_flowcontrol_request_wait_duration_seconds_count', { ...gd, execute: 'true' });
+      sums.quietWaitSeconds += delta('apiserver_flowcontrol_request_wait_duration_seconds_sum', quietFs);
+      sums.quietWaits += delta('apiserver_flowcontrol_request_wait_duration_seconds_count', quietFs);
+      for (const [le, n] of bucketsOf(m1, 'apiserver_flowcontrol_request_wait_duration_seconds', quietFs)) {
+        sums.quietBuckets.set(le, (sums.quietBuckets.get(le) ?? 0) + n - (bucketsOf(m0, 'apiserver_flowcontrol_request_wait_duration_seconds', quietFs).get(le) ?? 0));
+      }
       pids.forEach((_, i) => {
         sums.cpu[i] += cpu1[i] - cpu0[i];
         sums.runQueue[i] += rq1[i] - rq0[i];
@@ -290,6 +335,8 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
         currentLimitSeats: metricSum(m1, 'apiserver_flowcontrol_current_limit_seats', gd),
         estimatedSeatsPerRequest: sums.seats / Math.max(1, sums.estimates),
         meanWaitMs: (1000 * sums.waitSeconds) / Math.max(1, sums.waits),
+        quietMeanWaitMs: (1000 * sums.quietWaitSeconds) / Math.max(1, sums.quietWaits),
+        quietP99WaitMs: 1000 * bucketQuantile(sums.quietBuckets, 0.99),
         cpu: pids.map((p, i) => ({ name: p.name, msPerList: sums.cpu[i] / lists, perSecond: sums.cpu[i] / 1000 / sums.elapsed, waitMsPerSecond: sums.runQueue[i] / sums.elapsed })),
       };
       return result;
@@ -305,7 +352,7 @@ export async function benchPriorityAndFairness(t: ApfBenchTarget): Promise<void>
           '  profile under noise',
           p.meanWaitMs,
           'ms',
-          `global-default ${p.currentLimitSeats} seats (borrowed), ${p.estimatedSeatsPerRequest.toFixed(2)} seats/request estimated, mean APF wait ${p.meanWaitMs.toFixed(2)} ms; CPU: ${cpu}${PIN ? PIN_DETAIL : ''}`,
+          `global-default ${p.currentLimitSeats} seats (borrowed), ${p.estimatedSeatsPerRequest.toFixed(2)} seats/request estimated, mean APF wait ${p.meanWaitMs.toFixed(2)} ms (the quiet user's: mean ${p.quietMeanWaitMs.toFixed(2)} ms, 99% within ${p.quietP99WaitMs.toFixed(0)} ms); CPU: ${cpu}${PIN ? PIN_DETAIL : ''}`,
         ),
       );
     }
