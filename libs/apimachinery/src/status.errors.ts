@@ -132,10 +132,22 @@ export const Errors = {
   tooOldResourceVersion(requested: number | string, current: number | string): StatusError {
     return Errors.expired(`too old resource version: ${requested} (${current})`);
   },
-  continueExpired(): StatusError {
-    return Errors.expired(
+  /** kube's etcd3 store for a list at a compacted revision (interpretListError's `expired`). */
+  listExpired(): StatusError {
+    return Errors.expired('The resourceVersion for the provided list is too old.');
+  },
+  /** kube's etcd3 watcher for a watch from a compacted revision (interpretWatchError). */
+  watchExpired(): StatusError {
+    return Errors.expired('The resourceVersion for the provided watch is too old.');
+  },
+  /** A compacted continue token: with `token` (kube's inconsistentContinue), the Status's ListMeta carries it. */
+  continueExpired(token?: string): StatusError {
+    if (!token) return Errors.expired('The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.');
+    const err = Errors.expired(
       'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
     );
+    err.status.metadata.continue = token;
+    return err;
   },
   tooManyRequests(message = 'Too many requests, please try again later.', retryAfterSeconds = 1): StatusError {
     return new StatusError(429, 'TooManyRequests', message, { retryAfterSeconds });

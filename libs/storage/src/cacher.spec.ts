@@ -109,7 +109,7 @@ describe('Cacher (the watch cache as a decorator)', () => {
     expect(wrapped.calls).toEqual([]);
   });
 
-  it('delegates the lists it cannot answer: continue tokens, Exact, paged consistent lists', async () => {
+  it('delegates the lists it cannot answer: continue tokens, Exact (and legacy exact), paged consistent lists', async () => {
     for (let i = 0; i < 3; i++) await cacher.create(gadget(`p-${i}`, 'paging'));
     wrapped.calls.length = 0;
     const first = await cacher.list('paging', { limit: 2 });
@@ -117,7 +117,11 @@ describe('Cacher (the watch cache as a decorator)', () => {
     expect(names([...first.items, ...rest.items])).toEqual(['p-0', 'p-1', 'p-2']);
     const exact = await cacher.list('paging', { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' });
     expect(exact.resourceVersion).toBe(first.resourceVersion);
-    expect(wrapped.calls).toEqual(['list', 'list', 'list']);
+    // kube's legacy exact match: a resourceVersion (not 0) with a limit and no match reads that revision from etcd.
+    await cacher.create(gadget('p-3', 'paging'));
+    const legacy = await cacher.list('paging', { resourceVersion: first.resourceVersion, limit: 10 });
+    expect([legacy.resourceVersion, names(legacy.items)]).toEqual([first.resourceVersion, ['p-0', 'p-1', 'p-2']]);
+    expect(wrapped.calls).toEqual(['list', 'list', 'list', 'create', 'list']);
     // Bad options are refused the same way whoever answers.
     expect((await statusOf(cacher.list('paging', { resourceVersionMatch: 'NotOlderThan' }))).code).toBe(400);
     expect((await statusOf(cacher.list('paging', { resourceVersion: 'abc' }))).code).toBe(400);

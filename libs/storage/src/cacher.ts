@@ -149,9 +149,12 @@ export class Cacher implements StorageInterface {
 
 /**
  * Lists the cache cannot answer (kube's shouldDelegateList): a continue token or an exact resourceVersion
- * (pages of a past revision), and a paged consistent list, so that its continue token reads the same revision.
+ * (pages of a past revision; also a resourceVersion with a limit and no match), and a paged consistent list, so
+ * that its continue token reads the same revision.
  */
 function shouldDelegateList(opts: ListOptions): boolean {
   if (opts.continue || opts.resourceVersionMatch === 'Exact') return true;
-  return (opts.resourceVersion === undefined || opts.resourceVersion === '') && !!opts.limit && opts.limit > 0;
+  if (!opts.limit || opts.limit <= 0) return false;
+  // Unset: a paged consistent list; anything but 0 without a match: kube's legacy exact read of that revision.
+  return opts.resourceVersion === undefined || opts.resourceVersion === '' || (opts.resourceVersion !== '0' && !opts.resourceVersionMatch);
 }

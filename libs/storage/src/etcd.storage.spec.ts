@@ -119,6 +119,30 @@ describe('EtcdStorage (kube etcd3 store semantics)', () => {
     expect((await statusOf(store.list('paging', { resourceVersionMatch: 'Bogus', resourceVersion: '1' }))).code).toBe(400);
   });
 
+  it('reads a past revision for a resourceVersion with a limit, and answers a compacted one with kube 410s', async () => {
+    for (let i = 0; i < 3; i++) await store.create(widget(`c-${i}`, 'compacted'));
+    const first = await store.list('compacted', { limit: 1 });
+    // kube's legacy exact match: resourceVersion N (not 0) with a limit and no resourceVersionMatch reads revision N.
+    await store.create(widget('c-3', 'compacted'));
+    const legacy = await store.list('compacted', { resourceVersion: first.resourceVersion, limit: 10 });
+    expect(legacy.resourceVersion).toBe(first.resourceVersion);
+    expect(legacy.items.map((o) => o.metadata.name)).toEqual(['c-0', 'c-1', 'c-2']);
+    await store.delete('compacted', 'c-1');
+    await client.compact(await client.currentRevision());
+    expect(await statusOf(store.list('compacted', { resourceVersion: first.resourceVersion, resourceVersionMatch: 'Exact' }))).toMatchObject({ code: 410, reason: 'Expired', message: 'The resourceVersion for the provided list is too old.' });
+    expect(await statusOf(store.list('compacted', { resourceVersion: first.resourceVersion, limit: 1 }))).toMatchObject({ code: 410, message: 'The resourceVersion for the provided list is too old.' });
+    // A continue token of a compacted revision: kube's 410 carries a token that goes on at the latest revision.
+    const expired = await statusOf(store.list('compacted', { limit: 1, continue: first.continue }));
+    expect(expired).toMatchObject({ code: 410, reason: 'Expired', message: expect.stringMatching(/^The provided continue parameter is too old to display a consistent list result\. You can start a new list without the continue parameter, or use the continue token in this response/) });
+    const token = expired.metadata.continue as string;
+    expect(JSON.parse(Buffer.from(token, 'base64url').toString())).toEqual({ v: 'meta.k8s.io/v1', rv: -1, start: 'c-0\u0000' });
+    const rest = await store.list('compacted', { limit: 1, continue: token });
+    expect(rest.items.map((o) => o.metadata.name)).toEqual(['c-2']);
+    expect(Number(rest.resourceVersion)).toBeGreaterThan(Number(first.resourceVersion));
+    const last = await store.list('compacted', { limit: 1, continue: rest.continue });
+    expect(last.items.map((o) => o.metadata.name)).toEqual(['c-3']);
+  });
+
   it('pages with one etcd range per page: remainingItemCount comes from that range, as in kube', async () => {
     for (let i = 0; i < 5; i++) await store.create(widget(`r-${i}`, 'one-range'));
     const range = vi.spyOn(client, 'range');

@@ -1,5 +1,5 @@
 import { Errors, type GroupResource, type KubeObject } from '@kube/apimachinery';
-import { encodeContinueToken } from './continue-token';
+import { encodeContinueToken, LATEST_REVISION_TOKEN } from './continue-token';
 import { CompactedError, type EtcdClient } from './etcd.client';
 import { collectionKey, objectKey } from './keys';
 import type { LeaseManager } from './lease.manager';
@@ -112,10 +112,13 @@ export class EtcdStorage implements StorageInterface {
   async list(namespace: string | undefined, opts: ListOptions = {}): Promise<ListResult> {
     const keyPrefix = collectionKey(this.prefix, namespace);
     const req = parseListOptions(opts);
-    if (req.token) return this.listAt(keyPrefix, opts, req.token.resourceVersion, keyPrefix + req.token.startKey);
-    if (req.match === 'Exact') return this.listAt(keyPrefix, opts, req.resourceVersion as number);
-    const result = await this.listAt(keyPrefix, opts, 0);
+    // A token of kube's 410 for a compacted one (revision -1) reads the rest at the latest revision.
+    if (req.token) return this.listAt(keyPrefix, opts, Math.max(req.token.resourceVersion, 0), keyPrefix + req.token.startKey);
     const rv = req.resourceVersion;
+    if (req.match === 'Exact') return this.listAt(keyPrefix, opts, rv as number);
+    // kube's legacy exact match: a resourceVersion other than 0 with a limit and no resourceVersionMatch reads that revision.
+    if (req.match === '' && rv && opts.limit && opts.limit > 0) return this.listAt(keyPrefix, opts, rv);
+    const result = await this.listAt(keyPrefix, opts, 0);
     if (rv && rv > Number(result.resourceVersion)) throw tooLargeResourceVersion(rv, Number(result.resourceVersion));
     return result;
   }
@@ -131,7 +134,10 @@ export class EtcdStorage implements StorageInterface {
       try {
         res = await this.client.rangePrefix(keyPrefix, { start, limit, revision: readRevision }, this.type);
       } catch (err) {
-        if (err instanceof CompactedError) throw opts.continue ? Errors.continueExpired() : Errors.tooOldResourceVersion(revision, 'compacted');
+        // kube's interpretListError: a compacted continue token gets a token that reads the rest at the latest revision.
+        // etcd refuses a future revision before kube's store could answer 504: kube passes etcd's error on as a 500.
+        if (isFutureRevisionError(err)) throw Errors.internal(new Error('etcdserver: mvcc: required revision is a future revision'));
+        if (err instanceof CompactedError) throw startKey !== undefined ? Errors.continueExpired(encodeContinueToken({ resourceVersion: LATEST_REVISION_TOKEN, startKey: startKey.slice(keyPrefix.length) })) : Errors.listExpired();
         throw err;
       }
       if (readRevision === 0) readRevision = Number(res.header.revision);
@@ -282,7 +288,7 @@ export class EtcdStorage implements StorageInterface {
     const watcher = new RevisionWatcher(this.client, keyPrefix, position + 1, {
       onEvents: (events) => sequence.push({ events }),
       onProgress: (revision) => sequence.push({ events: [], progress: revision }),
-      onError: (err) => channel.close(err instanceof CompactedError ? Errors.tooOldResourceVersion(position + 1, 'compacted') : err),
+      onError: (err) => channel.close(err instanceof CompactedError ? Errors.watchExpired() : err),
     });
     watcher.start();
     channel.onClose(() => void watcher.stop());
@@ -298,4 +304,9 @@ export class EtcdStorage implements StorageInterface {
     const object = this.decode(raw.key, raw.value as Buffer, raw.modRevision);
     return { type: prevObject ? 'MODIFIED' : 'ADDED', key: raw.key, object, prevObject, revision: raw.modRevision };
   }
+}
+
+/** etcd's ErrFutureRev, as grpc-js words it ("11 OUT_OF_RANGE: etcdserver: mvcc: required revision is a future revision"). */
+function isFutureRevisionError(err: unknown): boolean {
+  return err instanceof Error && /required revision is a future revision/.test(err.message);
 }
