@@ -23,7 +23,7 @@ import {
   type KubeObject,
   type Status,
 } from '@kube/apimachinery';
-import { checkPreconditions, type ListResult, type StorageInterface } from '@kube/storage';
+import type { ListResult, StorageInterface } from '@kube/storage';
 import { deletionFinalizersForGarbageCollection, validateDeleteOptions } from './gc.finalizers';
 import { formatTimestamp, OBJECT_META_GO_TYPE, objectMetaDecodeError } from './object-meta';
 import type { AdmissionPlugin, GracefulDeletion, RequestContext, ResourceDefinition, UndoFn, UserInfo } from './resource.definition';
@@ -211,7 +211,9 @@ export class RestHandler implements WriteTarget {
     incoming.metadata.name = name;
     this.checkNamespace(incoming, ns);
     const allowCreate = !subresource && (this.def.strategy?.allowCreateOnUpdate ?? true);
-    return this.writeUpdate(ctx, ns, name, opts, subresource, allowCreate, () => clone(incoming));
+    // kube's DefaultUpdatedObjectInfo: a uid in the body is a precondition of the write (a replaced object is not updated).
+    const uid = incoming.metadata.uid;
+    return this.writeUpdate(ctx, ns, name, opts, subresource, allowCreate, () => clone(incoming), false, false, uid ? { uid } : undefined);
   }
 
   async patch(ctx: RequestContext, ns: string | undefined, name: string, patchType: PatchType, patch: JsonValue, opts: WriteOptions, subresource = ''): Promise<KubeObject> {
@@ -280,6 +282,7 @@ export class RestHandler implements WriteTarget {
     desired: (current: KubeObject | undefined) => KubeObject,
     startDeletion: boolean | GracefulDeletion = false,
     applied = false,
+    preconditions?: { uid: string },
   ): Promise<{ object: KubeObject; created: boolean }> {
     let undo: UndoFn | void = undefined;
     let written: { object: KubeObject; created: boolean };
@@ -313,7 +316,7 @@ export class RestHandler implements WriteTarget {
           }
           return w.obj;
         },
-        { ignoreNotFound: allowCreate, dryRun: opts.dryRun },
+        { ignoreNotFound: allowCreate, dryRun: opts.dryRun, preconditions },
       );
       const object = result.changed && !opts.dryRun ? await this.finishIfFinalized(result.object) : result.object;
       // A dry-run deletion wrote nothing: its answer is the stored object marked as deleted, resourceVersion included (kube's updateForGracefulDeletionAndFinalizers).
@@ -405,7 +408,7 @@ export class RestHandler implements WriteTarget {
     // Admission sees the object in the request's version, as kube decodes it.
     const current = this.def.conversion ? await this.servedOne(stored) : stored;
     validateDeleteOptions(options);
-    checkPreconditions(this.gr, name, current, options.preconditions);
+    this.checkDeletePreconditions(name, current, options.preconditions);
     // Webhooks see the DeleteOptions as sent (dryRun among them: ctx.dryRun is the options').
     const admissionOptions = { delete: { gracePeriodSeconds: options.gracePeriodSeconds, preconditions: options.preconditions, propagationPolicy: options.propagationPolicy, orphanDependents: options.orphanDependents } };
     await admit(this, 'admit', 'DELETE', ctx, '', undefined, current, admissionOptions);
@@ -443,6 +446,21 @@ export class RestHandler implements WriteTarget {
     const deleted = await this.store.delete(ns, name, { preconditions: options.preconditions, dryRun });
     if (!dryRun) await this.def.hooks?.afterDelete?.(deleted);
     return { body: successStatus({ name, group: this.def.group || undefined, kind: this.def.plural, uid: deleted.metadata.uid }), code: 200 };
+  }
+
+  /**
+   * rest.BeforeDelete's early precondition check, with its texts (the storage checks again when it deletes): the
+   * resource is named by kind, e.g. `Deployment.apps "web"`.
+   */
+  private checkDeletePreconditions(name: string, current: KubeObject, pre: DeleteOptions['preconditions']): void {
+    if (!pre) return;
+    const byKind = { group: this.def.group, resource: this.def.kind };
+    if (pre.uid && pre.uid !== current.metadata.uid) {
+      throw Errors.conflict(byKind, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${current.metadata.uid ?? ''}). The object might have been deleted and then recreated`);
+    }
+    if (pre.resourceVersion && pre.resourceVersion !== current.metadata.resourceVersion) {
+      throw Errors.conflict(byKind, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion ?? ''}). The object might have been modified`);
+    }
   }
 
   /**

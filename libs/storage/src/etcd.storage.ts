@@ -181,7 +181,7 @@ export class EtcdStorage implements StorageInterface {
     let current = await this.readForUpdate(key);
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       if (!current && !opts.ignoreNotFound) throw Errors.notFound(this.resource, name);
-      if (current) checkPreconditions(this.resource, name, current.object, opts.preconditions);
+      if (current) checkPreconditions(this.resource, name, current.object, opts.preconditions, key);
       const desired = await tryUpdate(current?.object);
       const bytes = encodeObject(desired);
       // A no-op (kube: identical bytes of Go's fixed-order encoding): the same content in another key order is one too.
@@ -220,7 +220,7 @@ export class EtcdStorage implements StorageInterface {
     for (let attempt = 0; attempt < MAX_CONFLICT_RETRIES; attempt++) {
       const current = await this.readForUpdate(key);
       if (!current) throw Errors.notFound(this.resource, name);
-      checkPreconditions(this.resource, name, current.object, opts.preconditions);
+      checkPreconditions(this.resource, name, current.object, opts.preconditions, key);
       await opts.validateDeletion?.(current.object);
       if (opts.dryRun) return current.object;
       const res = await this.client.txn(

@@ -1,4 +1,4 @@
-import { Errors, type GroupResource, type KubeObject, type UserInfo } from '@kube/apimachinery';
+import { Errors, type GroupResource, type KubeObject, type StatusError, type UserInfo } from '@kube/apimachinery';
 import type { WatchChannel } from './watch.channel';
 
 /**
@@ -134,13 +134,17 @@ export interface StorageInterface {
   watch(namespace: string | undefined, opts?: WatchOptions): Promise<WatchChannel<StorageEvent>>;
 }
 
-/** kube's Preconditions.Check: 409 Conflict with kube's message when the object does not match. */
-export function checkPreconditions(resource: GroupResource, name: string, obj: KubeObject, pre: Preconditions | undefined): void {
+/**
+ * kube's Preconditions.Check inside the etcd3 store: a mismatch is a StorageError (invalid object) that the
+ * registry turns into 409 Conflict with the StorageError's own text, key included (storeerr.InterpretUpdateError).
+ */
+export function checkPreconditions(resource: GroupResource, name: string, obj: KubeObject, pre: Preconditions | undefined, key: string): void {
   if (!pre) return;
+  const invalid = (why: string): StatusError => Errors.conflict(resource, name, `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: ${why}`);
   if (pre.uid && obj.metadata.uid !== pre.uid) {
-    throw Errors.conflict(resource, name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
+    throw invalid(`Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${obj.metadata.uid ?? ''}`);
   }
   if (pre.resourceVersion && obj.metadata.resourceVersion !== pre.resourceVersion) {
-    throw Errors.conflict(resource, name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
+    throw invalid(`Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${obj.metadata.resourceVersion ?? ''}`);
   }
 }
