@@ -3,7 +3,7 @@ import { Gauge, register } from 'prom-client';
 import { HealthChecks } from '@kube/apiserver';
 import { LeaderElector, RestClient } from '@kube/client';
 import { parseCertificateAuthority, type CertificateAuthority } from '@kube/pki';
-import { CONTROLLERS } from './controllers';
+import { CONTROLLERS, EVENT_SOURCES } from './controllers';
 import { discoveryInformerFactory, type ControllerContext, type ManagedController } from './controller.context';
 import { defaultIdentity, LEASE_NAME, LEASE_NAMESPACE, type ControllerManagerOptions } from './controller-manager.config';
 import { EventRecorder } from './event.recorder';
@@ -109,7 +109,8 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
     const controllers = names.flatMap((name) => {
       const factory = CONTROLLERS.get(name);
       if (!factory) throw new Error(`unknown controller ${name}; known: ${[...CONTROLLERS.keys()].join(', ')}`);
-      const controller = factory(ctx);
+      // Each controller records events as its own source, as kube gives each its own recorder.
+      const controller = factory({ ...ctx, events: new EventRecorder(this.client, EVENT_SOURCES.get(name) ?? 'kube-controller-manager') });
       if (!controller) this.logger.warn(`skipping ${name}: not configured`);
       return controller ? [controller] : [];
     });

@@ -22,7 +22,7 @@ import type { SubresourceView } from './subresources/subresource.strategy';
 import { serviceAccountTokensFromStorage, type ServiceAccountTokens } from './serviceaccount/service-account.token';
 import { serveOidcDiscovery } from './serviceaccount/oidc.discovery';
 import type { SharedIndexInformer } from '@kube/client';
-import { cachedJson, listJson, markJsonOnly, writeBuffer, writeJsonText, writeObject, writeProtobufList } from './response.writer';
+import { cachedJson, listJson, markJsonOnly, warningHeaders, writeBuffer, writeJsonText, writeObject, writeProtobufList } from './response.writer';
 import { RequestLog, type RequestLogOptions } from './logging/request.log';
 import { PATCH_CONTENT_TYPES, RestHandler, type FieldValidation, type ListQuery, type WriteOptions } from './rest.handler';
 import { storageFor, storagePrefixOf } from './source.storage';
@@ -591,6 +591,8 @@ export class GenericApiServer {
     const asTable = negotiated.as?.kind === 'Table';
     // Metadata informers (client-go's metadata client) watch with as=PartialObjectMetadata: every event, bookmarks included, carries only metadata.
     const asPartial = negotiated.as?.kind === 'PartialObjectMetadata' || negotiated.as?.kind === 'PartialObjectMetadataList';
+    // A watch is a LIST in kube's installer: a deprecated resource's warning goes out with its headers too.
+    if (h.def.deprecationWarning) res.setHeader('Warning', warningHeaders([h.def.deprecationWarning]));
     await streamWatch(res, channel, {
       convert: h.def.conversion || h.def.strategy?.decorate ? (obj) => h.servedOne(obj) : undefined,
       encode: (obj, first) => (asTable ? buildTable(columns, [obj], { resourceVersion: obj.metadata.resourceVersion }, include, first, h.def.tableAge ?? true) : asPartial ? partial(obj) : h.withTypeMeta(obj)),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject, StatusError } from '@kube/apimachinery';
+import type { JsonObject, KubeObject, StatusError } from '@kube/apimachinery';
 import { Storage } from '@kube/storage';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import { RestHandler } from './rest.handler';
@@ -46,8 +46,8 @@ describe('RestHandler preconditions (kube texts)', () => {
     const old = await create(h, 'r');
     await h.delete(ctx, 'ns', 'r', {}, false);
     const recreated = await create(h, 'r');
-    const stale = { apiVersion: 'pre.example.com/v1', kind: 'Gizmo', metadata: { name: 'r', uid: old.metadata.uid, labels: { a: 'b' } } };
-    const err = await failure(h.update(ctx, 'ns', 'r', stale, opts));
+    const body = (uid: string): JsonObject => ({ apiVersion: 'pre.example.com/v1', kind: 'Gizmo', metadata: { name: 'r', uid, labels: { a: 'b' } } });
+    const err = await failure(h.update(ctx, 'ns', 'r', body(old.metadata.uid as string), opts));
     expect(err.status).toMatchObject({
       code: 409,
       reason: 'Conflict',
@@ -55,7 +55,7 @@ describe('RestHandler preconditions (kube texts)', () => {
       details: { name: 'r', group: 'pre.example.com', kind: 'gizmos' },
     });
     expect((await h.get('ns', 'r')).metadata.labels).toBeUndefined();
-    const { object } = await h.update(ctx, 'ns', 'r', { ...stale, metadata: { ...stale.metadata, uid: recreated.metadata.uid } }, opts);
+    const { object } = await h.update(ctx, 'ns', 'r', body(recreated.metadata.uid as string), opts);
     expect(object.metadata.labels).toEqual({ a: 'b' });
   });
 });

@@ -45,4 +45,21 @@ export const CONTROLLERS: ReadonlyMap<string, ControllerFactory> = new Map<strin
   ['certificatesigningrequest-signing-controller', (ctx) => (ctx.clusterSigningCa ? new CertificateSigningController(ctx, ctx.clusterSigningCa) : undefined)],
 ]);
 
+/** The event source (`From` in kubectl describe) of each controller that records events, as kube names its recorder. */
+export const EVENT_SOURCES: ReadonlyMap<string, string> = new Map([
+  ['garbage-collector-controller', 'garbage-collector-controller'],
+  ['replicaset-controller', 'replicaset-controller'],
+  ['replicationcontroller-controller', 'replication-controller'],
+  ['deployment-controller', 'deployment-controller'],
+  ['statefulset-controller', 'statefulset-controller'],
+  ['daemonset-controller', 'daemonset-controller'],
+  ['job-controller', 'job-controller'],
+  ['cronjob-controller', 'cronjob-controller'],
+  ['endpointslice-controller', 'endpoint-slice-controller'],
+  ['endpoints-controller', 'endpoint-controller'],
+  ['endpointslice-mirroring-controller', 'endpoint-slice-mirroring-controller'],
+  ['disruption-controller', 'controllermanager'],
+  ['horizontal-pod-autoscaler-controller', 'horizontal-pod-autoscaler'],
+]);
+
 export { GarbageCollector } from './garbage-collector/garbage-collector.controller';

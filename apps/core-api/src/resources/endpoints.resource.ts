@@ -142,6 +142,9 @@ export const endpointsResource: ResourceDefinition = {
   singular: 'endpoints',
   shortNames: ['ep'],
   namespaced: true,
+  // k8s.io/api marks v1 Endpoints deprecated in 1.33 (APILifecycleDeprecated, replaced by EndpointSlice): kube's
+  // installer then warns on every verb, in deprecation.WarningMessage's words.
+  deprecationWarning: 'v1 Endpoints is deprecated in v1.33+; use discovery.k8s.io/v1 EndpointSlice',
   strategy: endpointsStrategy(),
   tableColumns: [
     {
