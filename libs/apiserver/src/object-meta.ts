@@ -74,13 +74,17 @@ export function formatTimestamp(time: Date): string {
   return time.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-/** kube's BeforeCreate metadata handling: server-owned fields are set, client values ignored. */
-export function prepareMetaForCreate(obj: KubeObject, namespace: string | undefined): void {
+/**
+ * kube's BeforeCreate metadata handling: server-owned fields are set, client values ignored. Generation is 1 where
+ * the resource's strategy tracks it; elsewhere kube's generic registry keeps what the client sent (0: none).
+ */
+export function prepareMetaForCreate(obj: KubeObject, namespace: string | undefined, tracksGeneration = true): void {
   const meta = obj.metadata;
   if (!meta.name && meta.generateName) meta.name = generateName(meta.generateName);
   meta.uid = randomUUID();
   meta.creationTimestamp = nowTimestamp();
-  meta.generation = 1;
+  if (tracksGeneration) meta.generation = 1;
+  else if (!meta.generation) delete meta.generation;
   delete meta.resourceVersion;
   delete meta.deletionTimestamp;
   delete meta.deletionGracePeriodSeconds;
@@ -89,8 +93,11 @@ export function prepareMetaForCreate(obj: KubeObject, namespace: string | undefi
   removeEmpty(meta);
 }
 
-/** Update keeps what the client cannot change; generation moves when anything outside metadata/status does. */
-export function prepareMetaForUpdate(obj: KubeObject, old: KubeObject): void {
+/**
+ * Update keeps what the client cannot change (kube's BeforeUpdate: generation too); where the resource tracks
+ * generation, it moves when anything outside metadata/status does.
+ */
+export function prepareMetaForUpdate(obj: KubeObject, old: KubeObject, tracksGeneration = true): void {
   const meta = obj.metadata;
   const o = old.metadata;
   meta.name = o.name;
@@ -100,8 +107,8 @@ export function prepareMetaForUpdate(obj: KubeObject, old: KubeObject): void {
   meta.creationTimestamp = o.creationTimestamp;
   setOrDelete(meta, 'deletionTimestamp', o.deletionTimestamp);
   setOrDelete(meta, 'deletionGracePeriodSeconds', o.deletionGracePeriodSeconds);
-  meta.generation = o.generation ?? 1;
-  if (specChanged(obj, old)) meta.generation += 1;
+  const generation = (o.generation ?? 0) + (tracksGeneration && specChanged(obj, old) ? 1 : 0);
+  setOrDelete(meta, 'generation', generation || undefined);
   removeEmpty(meta);
 }
 

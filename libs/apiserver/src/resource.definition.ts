@@ -103,6 +103,12 @@ export interface ResourceDefinition {
   /** Append an Age column to tableColumns (default true; CRDs and custom resources with printer columns say false). */
   tableAge?: boolean;
   strategy?: ResourceStrategy;
+  /**
+   * metadata.generation is the server's: 1 on create, +1 when anything but metadata and status changes (kube's
+   * strategies for workloads, pods, custom resources, CRDs, webhook configurations…). Without it, as kube's generic
+   * registry does, a create keeps the client's value and an update the stored one (ConfigMaps have none).
+   */
+  tracksGeneration?: boolean;
   /** etcd key segment: /registry/<storagePrefix>/[ns/]name. Defaults to plural (core) or <group>/<plural>. */
   storagePrefix?: string;
   nameValidation?: NameValidation;

@@ -21,7 +21,7 @@ afterAll(async () => {
 /** A resource with a graceful delete strategy as the pod's: spec.grace by default, none when spec.now. */
 function graceful(plural: string): RestHandler {
   const def: ResourceDefinition = {
-    group: 'graceful.example.com', version: 'v1', kind: 'Sleeper', plural, singular: 'sleeper', namespaced: true,
+    group: 'graceful.example.com', version: 'v1', kind: 'Sleeper', plural, singular: 'sleeper', namespaced: true, tracksGeneration: true,
     strategy: { checkGracefulDelete: (obj, requested) => ((obj.spec as { now?: boolean }).now ? 0 : (requested ?? (obj.spec as { grace: number }).grace)) },
   };
   return new RestHandler(def, storage.resource({ group: def.group, resource: plural }, `${def.group}/${plural}`), []);

@@ -9,7 +9,7 @@ import type { SubresourceStrategy } from './subresources/subresource.strategy';
 /** A resource whose strategy and admission record the order they were called in. */
 function target(log: string[], overrides: Partial<ResourceDefinition> = {}, admission: AdmissionPlugin[] = []): WriteTarget {
   const def: ResourceDefinition = {
-    group: 'stages.example.com', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true,
+    group: 'stages.example.com', version: 'v1', kind: 'Widget', plural: 'widgets', singular: 'widget', namespaced: true, tracksGeneration: true,
     subresources: { status: statusSubresource((obj) => (log.push('validate status'), (obj.status as { ok?: boolean }).ok === false ? [FieldError.invalid('status.ok', false, 'must be true')] : [])) },
     strategy: {
       default: (obj) => (log.push('default'), ((obj.spec as Record<string, unknown>).size ??= 1)),
@@ -96,6 +96,27 @@ describe('the write stages', () => {
     expect(w.obj.metadata.deletionTimestamp).toBeDefined();
     expect(w.obj.metadata.generation).toBe(2);
     expect(log).toEqual(['default', 'prepareForUpdate', 'validate', 'forStorage']);
+  });
+
+  it('leave metadata.generation to the client where the resource does not track it (kube\'s ConfigMaps, Secrets…)', async () => {
+    const log: string[] = [];
+    const t = target(log, { tracksGeneration: false });
+    const created = write({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: {} });
+    await runWriteStages(created, t);
+    expect(created.obj.metadata).not.toHaveProperty('generation');
+    // kube's BeforeCreate keeps what the client sent; BeforeUpdate keeps what is stored, whatever the spec does.
+    const sent = write({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', generation: 7 }, spec: {} });
+    await runWriteStages(sent, t);
+    expect(sent.obj.metadata.generation).toBe(7);
+    const old: KubeObject = { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', namespace: 'ns', uid: 'u1' }, spec: { size: 2 } };
+    const updated = write({ ...structuredClone(old), metadata: { ...old.metadata, generation: 4 }, spec: { size: 3 } }, { operation: 'UPDATE', old });
+    await runWriteStages(updated, t);
+    expect(updated.obj.metadata).not.toHaveProperty('generation');
+    // Deletion moves only a generation above 0 (kube's markAsDeleting).
+    const deleting = write({ ...structuredClone(old), metadata: { ...old.metadata, finalizers: ['x'] } }, { operation: 'UPDATE', old: { ...old, metadata: { ...old.metadata, finalizers: ['x'] } }, startDeletion: true });
+    await runWriteStages(deleting, t);
+    expect(deleting.obj.metadata.deletionTimestamp).toBeDefined();
+    expect(deleting.obj.metadata).not.toHaveProperty('generation');
   });
 
   it('take a stage list that a later feature extends', async () => {

@@ -90,12 +90,12 @@ function mutatingAdmission(w: Write, t: WriteTarget): Promise<void> {
 function prepare(w: Write, t: WriteTarget): void {
   const strategy = t.def.strategy;
   if (!w.old) {
-    prepareMetaForCreate(w.obj, t.def.namespaced ? w.namespace : undefined);
+    prepareMetaForCreate(w.obj, t.def.namespaced ? w.namespace : undefined, t.def.tracksGeneration === true);
     for (const sub of t.subresources.values()) sub.prepareResourceForCreate?.(w.obj);
     strategy?.prepareForCreate?.(w.obj, w.ctx);
     return;
   }
-  prepareMetaForUpdate(w.obj, w.old);
+  prepareMetaForUpdate(w.obj, w.old, t.def.tracksGeneration === true);
   t.fields.keepTimestamps(w.obj, w.old);
   if (w.startDeletion) markDeleting(w.obj, t.def, typeof w.startDeletion === 'object' ? w.startDeletion : undefined);
   if (!w.sub) strategy?.prepareForUpdate?.(w.obj, w.old, w.ctx);
@@ -168,17 +168,18 @@ function admissionOptions(opts: WriteOptions): AdmissionOptions {
 /** Graceful deletion starts: deletionTimestamp set once, generation bumped, resource-specific state. */
 function markDeleting(obj: KubeObject, def: ResourceDefinition, graceful?: GracefulDeletion): void {
   if (graceful) {
-    // rest.BeforeDelete: a first graceful deletion bumps generation; a shorter period only moves the timestamp.
+    // rest.BeforeDelete: a first graceful deletion bumps a generation above 0; a shorter period only moves the timestamp.
     const first = !obj.metadata.deletionTimestamp;
     if (first) def.hooks?.onDeletionStarted?.(obj);
     obj.metadata.deletionTimestamp = graceful.deletionTimestamp;
     obj.metadata.deletionGracePeriodSeconds = graceful.gracePeriodSeconds;
-    if (first) obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
+    if (first && obj.metadata.generation) obj.metadata.generation += 1;
     return;
   }
   if (obj.metadata.deletionTimestamp) return;
   def.hooks?.onDeletionStarted?.(obj);
   obj.metadata.deletionTimestamp = nowTimestamp();
   obj.metadata.deletionGracePeriodSeconds = 0;
-  obj.metadata.generation = (obj.metadata.generation ?? 1) + 1;
+  // markAsDeleting: only a generation above 0 moves.
+  if (obj.metadata.generation) obj.metadata.generation += 1;
 }

@@ -2,7 +2,7 @@
  * apiregistration.k8s.io/v1 APIService, the kind the aggregator serves itself: defaulting
  * (pkg/apis/apiregistration/v1/defaults.go), strategy (pkg/registry/apiservice/strategy.go) and table
  * (pkg/registry/apiservice/etcd/etcd.go ConvertToTable) of k8s.io/kube-aggregator.
- * The generic REST handler does the rest: metadata, generation, and copying everything but status on /status.
+ * The generic REST handler does the rest: metadata (no generation: kube's strategy sets none), and copying everything but status on /status.
  */
 import type { KubeObject } from '@kube/apimachinery';
 import { statusSubresource, type ResourceDefinition, type ResourceStrategy, type TableColumn } from '@kube/apiserver';

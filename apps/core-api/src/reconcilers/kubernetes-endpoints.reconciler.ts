@@ -205,7 +205,7 @@ export class KubernetesEndpointsController implements OnApplicationBootstrap, On
   }
 
   private fresh(apiVersion: string, kind: string, name = SERVICE): KubeObject {
-    return { apiVersion, kind, metadata: { name, namespace: NAMESPACE, uid: randomUUID(), creationTimestamp: nowTimestamp(), generation: 1 } };
+    return { apiVersion, kind, metadata: { name, namespace: NAMESPACE, uid: randomUUID(), creationTimestamp: nowTimestamp() } };
   }
 
   /** This server's own address: what the Endpoints named before front doors recorded themselves. */

@@ -27,6 +27,7 @@ function webhookConfigurationResource(mutating: boolean): ResourceDefinition {
     plural: `${kind.toLowerCase()}s`,
     singular: kind.toLowerCase(),
     namespaced: false,
+    tracksGeneration: true,
     categories: ['api-extensions'],
     // kube's key layout: /registry/<resource>/<name>
     storagePrefix: `${kind.toLowerCase()}s`,
@@ -39,6 +40,7 @@ export const mutatingWebhookConfigurationsResource = webhookConfigurationResourc
 export const validatingWebhookConfigurationsResource = webhookConfigurationResource(false);
 
 export const validatingAdmissionPoliciesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: ADMISSION_REGISTRATION_GROUP,
   version: 'v1',
   kind: 'ValidatingAdmissionPolicy',
@@ -65,6 +67,7 @@ function paramKind(p: ValidatingAdmissionPolicy): string {
 }
 
 export const validatingAdmissionPolicyBindingsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: ADMISSION_REGISTRATION_GROUP,
   version: 'v1',
   kind: 'ValidatingAdmissionPolicyBinding',

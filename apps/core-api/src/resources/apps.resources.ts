@@ -523,6 +523,7 @@ function deploymentStatusSubresource(base: SubresourceStrategy): SubresourceStra
 }
 
 export const deploymentsResource: ResourceDefinition = {
+  tracksGeneration: true,
   ...APPS,
   kind: 'Deployment',
   plural: 'deployments',
@@ -538,6 +539,7 @@ export const deploymentsResource: ResourceDefinition = {
 };
 
 export const replicaSetsResource: ResourceDefinition = {
+  tracksGeneration: true,
   ...APPS,
   kind: 'ReplicaSet',
   plural: 'replicasets',
@@ -555,6 +557,7 @@ export const replicaSetsResource: ResourceDefinition = {
 };
 
 export const statefulSetsResource: ResourceDefinition = {
+  tracksGeneration: true,
   ...APPS,
   kind: 'StatefulSet',
   plural: 'statefulsets',
@@ -578,6 +581,7 @@ export const statefulSetsResource: ResourceDefinition = {
 };
 
 export const daemonSetsResource: ResourceDefinition = {
+  tracksGeneration: true,
   ...APPS,
   kind: 'DaemonSet',
   plural: 'daemonsets',

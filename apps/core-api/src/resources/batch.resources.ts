@@ -419,6 +419,7 @@ const cronJobColumns: TableColumn[] = [
 // ---------------------------------------------------------------------------
 
 export const jobsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: 'batch',
   version: 'v1',
   kind: 'Job',
@@ -432,6 +433,7 @@ export const jobsResource: ResourceDefinition = {
 };
 
 export const cronJobsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: 'batch',
   version: 'v1',
   kind: 'CronJob',

@@ -300,6 +300,7 @@ const TEMPLATE_COLUMNS = (get: (obj: KubeObject) => PodTemplateSpec | undefined)
 ];
 
 export const replicationControllersResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: '',
   version: 'v1',
   kind: 'ReplicationController',
@@ -338,6 +339,7 @@ export interface PodTemplate extends KubeObject {
 }
 
 export const podTemplatesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: '',
   version: 'v1',
   kind: 'PodTemplate',

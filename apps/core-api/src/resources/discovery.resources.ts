@@ -76,6 +76,7 @@ function listWithMore(values: readonly string[]): string {
 }
 
 export const endpointSlicesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: 'discovery.k8s.io',
   version: 'v1',
   kind: 'EndpointSlice',

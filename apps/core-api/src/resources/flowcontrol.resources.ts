@@ -274,6 +274,7 @@ function danglingStatus(fs: FlowSchema): string {
 }
 
 export const flowSchemasResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: FLOWCONTROL_GROUP,
   version: 'v1',
   kind: 'FlowSchema',
@@ -309,6 +310,7 @@ function limitedCell(pl: PriorityLevelConfiguration, pick: (l: NonNullable<Prior
 }
 
 export const priorityLevelConfigurationsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: FLOWCONTROL_GROUP,
   version: 'v1',
   kind: 'PriorityLevelConfiguration',

@@ -129,6 +129,7 @@ function ingressAddress(ing: Ingress): string {
 }
 
 export const ingressesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: GROUP,
   version: 'v1',
   kind: 'Ingress',
@@ -184,6 +185,7 @@ export function validateIngressClass(ic: IngressClass): FieldError[] {
 }
 
 export const ingressClassesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: GROUP,
   version: 'v1',
   kind: 'IngressClass',
@@ -303,6 +305,7 @@ export function validateNetworkPolicy(np: NetworkPolicy): FieldError[] {
 }
 
 export const networkPoliciesResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: GROUP,
   version: 'v1',
   kind: 'NetworkPolicy',

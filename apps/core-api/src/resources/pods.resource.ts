@@ -420,6 +420,7 @@ export const podStrategy: ResourceStrategy = {
 };
 
 export const podsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: '',
   version: 'v1',
   kind: 'Pod',

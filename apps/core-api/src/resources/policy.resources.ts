@@ -57,6 +57,7 @@ function emptyStatus(): NonNullable<PodDisruptionBudget['status']> {
 }
 
 export const podDisruptionBudgetsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: 'policy',
   version: 'v1',
   kind: 'PodDisruptionBudget',

@@ -51,6 +51,7 @@ export const customResourceDefinitionHooks: ResourceHooks = {
 };
 
 export const customResourceDefinitionsResource: ResourceDefinition = {
+  tracksGeneration: true,
   group: APIEXTENSIONS_GROUP,
   version: APIEXTENSIONS_VERSION,
   kind: 'CustomResourceDefinition',

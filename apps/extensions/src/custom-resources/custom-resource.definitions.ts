@@ -83,6 +83,7 @@ export function customResourceDefinitions(crd: CustomResourceDefinition, storage
         shortNames: names.shortNames,
         categories: names.categories,
         namespaced: crd.spec.scope === 'Namespaced',
+        tracksGeneration: true,
         subresources: subresourcesOf(v),
         schema: openApiSchema(crd, v, openAPIV3Schema),
         tableColumns: columns.length ? printerColumns(columns) : undefined,

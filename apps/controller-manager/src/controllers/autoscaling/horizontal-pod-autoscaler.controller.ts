@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { isStatusError, parseLabelSelector, type KubeObject } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
@@ -62,7 +63,8 @@ export class HorizontalPodAutoscalerController implements ManagedController {
     this.hpas = ctx.informers.informerFor(HPAS);
     this.controller = new Controller({ name: this.name, reconcile: (key) => this.sync(key), workers: 5, waitFor: [this.hpas] });
     const enqueue = (obj: KubeObject): void => this.controller.enqueue(metaNamespaceKey(obj));
-    this.hpas.addEventHandler({ add: enqueue, update: (o, n) => (o.metadata.generation !== n.metadata.generation ? enqueue(n) : undefined), delete: (o) => this.recommendations.delete(metaNamespaceKey(o)) });
+    // A spec change (HPAs carry no metadata.generation in kube 1.33), not this controller's own status writes.
+    this.hpas.addEventHandler({ add: enqueue, update: (o, n) => (isDeepStrictEqual(o.spec, n.spec) ? undefined : enqueue(n)), delete: (o) => this.recommendations.delete(metaNamespaceKey(o)) });
   }
 
   start(): Promise<void> {
