@@ -65,20 +65,21 @@ async function forgedIntermediate(impersonated: CertificateAuthority, claimedIss
 const bundle = (...pems: string[]): string => pems.map((p) => `${p.trim()}\n`).join('');
 
 interface Seen {
-  user?: { name: string; groups: string[] };
+  user?: { name: string; groups: string[]; extra?: Record<string, string[]> };
   proxy: boolean;
 }
 
 /** A real TLS server asking for client certificates as listenHttps does, answering who `authn` says the caller is. */
-async function serve(options: AuthenticationOptions): Promise<{ server: Server; ask(client: { cert: string; key: string }, headers?: Record<string, string>): Promise<Seen> }> {
+async function serve(options: AuthenticationOptions): Promise<{ server: Server; ask(client: { cert: string; key: string }, headers?: Record<string, string | string[]>): Promise<Seen> }> {
   const authn = new Authenticator(options);
   const server = createServer({ cert: serving.certPem, key: serving.keyPem, ca: authn.trustedCAs, requestCert: true, rejectUnauthorized: false }, (req, res) => {
     const user = authn.authenticate(req) as Seen['user'];
-    res.end(JSON.stringify({ user: user && { name: user.name, groups: user.groups }, proxy: authn.viaFrontProxy(req) }));
+    const extra = user && (user as { extra?: Record<string, string[]> }).extra;
+    res.end(JSON.stringify({ user: user && { name: user.name, groups: user.groups, ...(extra && Object.keys(extra).length ? { extra } : {}) }, proxy: authn.viaFrontProxy(req) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  const ask = (client: { cert: string; key: string }, headers: Record<string, string> = {}): Promise<Seen> =>
+  const ask = (client: { cert: string; key: string }, headers: Record<string, string | string[]> = {}): Promise<Seen> =>
     new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path: '/', ca: cluster.certPem, cert: client.cert, key: client.key, agent: false, headers }, (res) => {
         let body = '';
@@ -116,6 +117,15 @@ describe('Authenticator: which CA pool vouches for a client certificate', () => 
   it('the front proxy (front-proxy CA, allowed CN) is believed: the user comes from X-Remote-*', async () => {
     const proxy = await issueCertificate(frontProxy, { commonName: 'front-proxy-client', usage: 'client' });
     expect(await named.ask({ cert: proxy.certPem, key: proxy.keyPem }, MASTERS)).toEqual({ proxy: true, user: { name: 'mallory', groups: ['system:masters'] } });
+  });
+
+  it("takes one group and one extra value per X-Remote-* line, commas and all (kube's requestheader authenticator)", async () => {
+    const proxy = await issueCertificate(frontProxy, { commonName: 'front-proxy-client', usage: 'client' });
+    const headers = { 'X-Remote-User': 'user1', 'X-Remote-Group': ['group2', ',,,chameleon', 'a, b', ' '], 'X-Remote-Extra-Scopes%2Fread': ['x,y', 'z'] };
+    expect(await named.ask({ cert: proxy.certPem, key: proxy.keyPem }, headers)).toEqual({
+      proxy: true,
+      user: { name: 'user1', groups: ['group2', ',,,chameleon', 'a, b'], extra: { 'scopes/read': ['x,y', 'z'] } },
+    });
   });
 
   it('a cluster-CA certificate with a forged intermediate naming the front-proxy CA is its own user, never the proxy', async () => {

@@ -4,6 +4,7 @@ import type { TLSSocket } from 'node:tls';
 import { Logger } from '@nestjs/common';
 import { CertificatePool, splitPem } from './certificate-pool.verifier';
 import { clientCertificateExpiration } from './apiserver.metrics';
+import { headerLines } from './header.lines';
 import type { UserInfo } from './resource.definition';
 import type { ServiceAccountTokenOptions, ServiceAccountTokens } from './serviceaccount/service-account.token';
 import type { StructuredAuthentication } from './authentication/structured.authentication';
@@ -189,14 +190,24 @@ export class Authenticator {
   private fromHeaders(req: IncomingMessage): UserInfo | undefined {
     const name = firstOf(req.headers['x-remote-user']);
     if (!name) return undefined;
-    const groups = asList(req.headers['x-remote-group']).flatMap((g) => g.split(',').map((s) => s.trim()).filter(Boolean));
+    // One value per header line, as kube's requestheader authenticator reads them (the proxy sends one line per group).
+    const lines = headerLines(req, (h) => h.startsWith('x-remote-'));
+    const groups = (lines['x-remote-group'] ?? []).filter((g) => g.trim() !== '');
     const extra: Record<string, string[]> = {};
-    for (const [h, v] of Object.entries(req.headers)) {
-      if (!h.startsWith('x-remote-extra-')) continue;
-      extra[decodeURIComponent(h.slice('x-remote-extra-'.length))] = asList(v);
+    for (const h in lines) {
+      if (h.startsWith('x-remote-extra-')) extra[unescapeExtraKey(h.slice('x-remote-extra-'.length))] = lines[h];
     }
     const uid = firstOf(req.headers['x-remote-uid']);
     return { name, uid: uid || undefined, groups, extra };
+  }
+}
+
+/** kube's unescapeExtraKey: a key that does not unescape is taken as it is. */
+function unescapeExtraKey(key: string): string {
+  try {
+    return decodeURIComponent(key);
+  } catch {
+    return key;
   }
 }
 

@@ -14,7 +14,8 @@ export interface TestResponse {
 }
 
 export interface TestServer {
-  request(method: string, path: string, headers?: Record<string, string>, body?: string): Promise<TestResponse>;
+  /** A header given as an array is sent as one line per value. */
+  request(method: string, path: string, headers?: Record<string, string | string[]>, body?: string): Promise<TestResponse>;
   close(): Promise<void>;
 }
 

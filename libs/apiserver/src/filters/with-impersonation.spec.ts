@@ -22,10 +22,16 @@ describe('withImpersonation', () => {
 
   it('lets system:masters act as another user, and removes the Impersonate-* headers', async () => {
     server = await serveFilters([as(admin), withImpersonation()]);
-    const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'bob', 'Impersonate-Group': 'qa, ops', 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes%2Fread': 'a,b' });
+    const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'bob', 'Impersonate-Group': ['qa', 'ops'], 'Impersonate-Uid': 'u-1', 'Impersonate-Extra-Scopes%2Fread': ['a', 'b'] });
     const body = r.json<{ user: UserInfo; headers: Record<string, string> }>();
     expect(body.user).toEqual({ name: 'bob', uid: 'u-1', groups: ['qa', 'ops', 'system:authenticated'], extra: { 'scopes/read': ['a', 'b'] } });
     expect(Object.keys(body.headers).filter((h) => h.startsWith('impersonate-'))).toEqual([]);
+  });
+
+  it('takes each header line as one value, commas and all, as kube does (test-cmd: --as-group=,,,chameleon)', async () => {
+    server = await serveFilters([as(admin), withImpersonation()]);
+    const r = await server.request('GET', '/api/v1/pods', { 'Impersonate-User': 'user1', 'Impersonate-Group': ['group2', 'group1', ',,,chameleon', 'a, b'], 'Impersonate-Extra-Scopes': ['x,y', 'z'] });
+    expect(r.json<{ user: UserInfo }>().user).toEqual({ name: 'user1', groups: ['group2', 'group1', ',,,chameleon', 'a, b', 'system:authenticated'], extra: { scopes: ['x,y', 'z'] } });
   });
 
   it('gives an impersonated service account its service account groups', async () => {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Errors } from '@kube/apimachinery';
 import type { UserInfo } from '../resource.definition';
+import { headerLines } from '../header.lines';
 import { respondWithError, type ApiRequest, type Filter, type RequestHandler } from './api-request';
 import { forbidden } from './with-authorization';
 
@@ -10,9 +11,10 @@ const UID = 'impersonate-uid';
 const GROUP = 'impersonate-group';
 const EXTRA = 'impersonate-extra-';
 
+/** Every value of a header, one per line (see headerLines: a value may hold a comma). */
 function list(v: string | string[] | undefined): string[] {
   if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',').map((x) => x.trim())).filter(Boolean);
+  return (Array.isArray(v) ? v : [v]).filter(Boolean);
 }
 
 function first(v: string | string[] | undefined): string | undefined {
@@ -57,7 +59,8 @@ export function withImpersonation(impersonator: Impersonator = mastersOnly): Fil
   const impersonating = async (r: ApiRequest, user: UserInfo, next: RequestHandler): Promise<number> => {
     const headers = r.req.headers;
     try {
-      r.user = await impersonator(headers, user);
+      // The Impersonate-* headers line by line, as kube reads them (node's req.headers joins repeated ones with ", ").
+      r.user = await impersonator(headerLines(r.req, (h) => h.startsWith('impersonate-')), user);
     } catch (err) {
       return respondWithError(r.res, err);
     }
