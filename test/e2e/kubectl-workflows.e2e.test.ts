@@ -83,6 +83,28 @@ describe.each(['1.27', '1.33'])('kubectl %s workflows', (version) => {
     expect(combined.map((e) => [e.count, e.message])).toEqual([[2, '(combined from similar events): change 11']]);
   });
 
+  it('selects by the fields kube converts for each kind, and refuses the others with kube\'s message', async () => {
+    await ok(['create', 'configmap', 'selected', '-n', ns]);
+    const recorder = new EventRecorder(client, 'test-controller');
+    recorder.normal({ apiVersion: 'v1', kind: 'ConfigMap', name: 'selected', namespace: ns, uid: 'u-selected' }, 'Selected', 'by regarding');
+    await recorder.flush();
+    // events.k8s.io/v1 names the involved object `regarding` (client-go's and controller-runtime's EventsV1 clients).
+    const v1 = JSON.parse(await ok(['get', 'events.v1.events.k8s.io', '-n', ns, '--field-selector', 'regarding.kind=ConfigMap,regarding.name=selected,reportingController=test-controller', '-o', 'json'])) as Json;
+    expect((v1.items as Json[]).map((e) => e.note)).toEqual(['by regarding']);
+    const legacyName = await k(['get', 'events.v1.events.k8s.io', '-n', ns, '--field-selector', 'involvedObject.name=selected']);
+    expect(legacyName.stderr).toContain('field label not supported: involvedObject.name');
+    for (const [resource, selector] of [['nodes', 'spec.unschedulable=false'], ['replicationcontrollers', 'status.replicas=0'], ['certificatesigningrequests', 'spec.signerName=kubernetes.io/kube-apiserver-client']]) {
+      const r = await k(['get', resource, '-A', '--field-selector', selector]);
+      expect(r.code, `${resource}: ${r.stderr}`).toBe(0);
+    }
+    const pods = await k(['get', 'pods', '-n', ns, '--field-selector', 'spec.nodename=x']);
+    expect(pods.stderr).toContain(`Error from server (BadRequest): Unable to find "/v1, Resource=pods" that match label selector "", field selector "spec.nodename=x": field label not supported: spec.nodename`);
+    const jobs = await k(['get', 'jobs', '-n', ns, '--field-selector', 'status.succeeded=1']);
+    expect(jobs.stderr).toContain('field label "status.succeeded" not supported for batchv1.Job');
+    const configmaps = await k(['get', 'configmaps', '-n', ns, '--field-selector', 'data.a=1']);
+    expect(configmaps.stderr).toContain('"data.a" is not a known field selector: only "metadata.name", "metadata.namespace"');
+  });
+
   it('refuses to replace an object that was deleted and recreated since the manifest was read (uid precondition)', async () => {
     const old = await ok(['create', 'configmap', 'swapped', '--from-literal=a=1', '-n', ns, '-o', 'yaml']);
     await ok(['delete', 'configmap', 'swapped', '-n', ns]);

@@ -1,4 +1,4 @@
-import { fieldSelectorNotKnownError, parseFieldSelector, parseLabelSelector, type FieldSelector, type KubeObject, type LabelSelector } from '@kube/apimachinery';
+import { Errors, fieldSelectorNotKnownError, parseFieldSelector, parseLabelSelector, type FieldSelector, type KubeObject, type LabelSelector } from '@kube/apimachinery';
 import type { ResourceDefinition } from './resource.definition';
 
 const META_FIELDS = ['metadata.name', 'metadata.namespace'];
@@ -23,7 +23,8 @@ export class ObjectFilter {
     if (fields && !fields.empty) {
       const known = new Set([...META_FIELDS, ...Object.keys(safeFields(custom))]);
       for (const r of fields.requirements) {
-        if (!known.has(r.field)) throw fieldSelectorNotKnownError(r.field, [...known]);
+        if (known.has(r.field)) continue;
+        throw def.strategy?.unknownFieldLabel ? Errors.badRequest(def.strategy.unknownFieldLabel(r.field)) : fieldSelectorNotKnownError(r.field, [...known]);
       }
     }
     return new ObjectFilter(labels && !labels.empty ? labels : undefined, fields && !fields.empty ? fields : undefined, fieldsOf);

@@ -57,6 +57,12 @@ export interface ResourceStrategy {
   decorate?(obj: KubeObject): KubeObject;
   /** Field selector values beyond metadata.name / metadata.namespace. */
   fields?(obj: KubeObject): Record<string, string>;
+  /**
+   * The 400 message for a field the selector cannot use, where kube registers a field label conversion of its own
+   * for the kind (`field label not supported: <label>` for pods, nodes, events…); else runtime's default
+   * (`"<label>" is not a known field selector: only …`).
+   */
+  unknownFieldLabel?(label: string): string;
   /** PUT of a missing object creates it (namespaces, configmaps… do; CRs do not). Default true. */
   allowCreateOnUpdate?: boolean;
   /** PUT without metadata.resourceVersion is accepted. Default true. */

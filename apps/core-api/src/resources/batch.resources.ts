@@ -330,6 +330,7 @@ export const jobStrategy: ResourceStrategy = {
   validate: (obj) => validateJob(obj as Job, true),
   validateUpdate: (obj, old) => validateJobUpdate(obj as Job, old as Job),
   fields: (obj) => ({ 'status.successful': String((obj as Job).status?.succeeded ?? 0) }),
+  unknownFieldLabel: (label) => `field label ${JSON.stringify(label)} not supported for batchv1.Job`,
 };
 
 export const cronJobStrategy: ResourceStrategy = {

@@ -11,6 +11,7 @@ import { LEGACY_UNKNOWN_SIGNER, parseCertificateRequest, requestPem, type Certif
 import { column } from './cluster.helpers';
 import { ageColumn, NONE } from './table.helpers';
 import { child, index, listOf, semanticEqual } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 const VALID_USAGES = [
   'any', 'cert sign', 'client auth', 'code signing', 'content commitment', 'crl sign', 'data encipherment', 'decipher only', 'digital signature', 'email protection',
@@ -152,6 +153,8 @@ export const certificateSigningRequestsResource: ResourceDefinition = {
     },
     validate: (obj) => validateCertificateSigningRequest(obj as CertificateSigningRequest),
     validateUpdate: (obj, old) => (semanticEqual((obj as CertificateSigningRequest).spec, (old as CertificateSigningRequest).spec) ? [] : [FieldError.forbidden('spec', 'field is immutable')]),
+    fields: (obj) => ({ 'spec.signerName': (obj as CertificateSigningRequest).spec?.signerName ?? '' }),
+    unknownFieldLabel: fieldLabelNotSupported,
   },
   tableColumns: [
     ageColumn,

@@ -12,6 +12,7 @@ import { validatePodTemplateSpec } from './pod-spec.validation';
 import { SELECTOR_MISMATCH, validateRestartAlways } from './workload.validation';
 import { ageColumn, formatLabels, NONE } from './table.helpers';
 import { child, entriesOf, index, isRecord, listOf, semanticEqual, validateEnum, type StringMap } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 // ---------------------------------------------------------------------------
 // Pod templates (shared by ReplicationController and PodTemplate)
@@ -78,7 +79,11 @@ export const nodesResource: ResourceDefinition = {
   shortNames: ['no'],
   namespaced: false,
   subresources: { status: statusSubresource() },
-  strategy: { validate: (obj) => validateNode(obj as Node) },
+  strategy: {
+    validate: (obj) => validateNode(obj as Node),
+    fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
+    unknownFieldLabel: fieldLabelNotSupported,
+  },
   tableColumns: [
     column<Node>('Status', 'string', 'The status of the node', nodeStatus),
     column<Node>('Roles', 'string', 'The roles of the node', nodeRoles),
@@ -319,6 +324,8 @@ export const replicationControllersResource: ResourceDefinition = {
       (obj as ReplicationController).status = { replicas: 0 };
     },
     validate: (obj) => validateReplicationController(obj as ReplicationController),
+    fields: (obj) => ({ 'status.replicas': String((obj as ReplicationController).status?.replicas ?? 0) }),
+    unknownFieldLabel: fieldLabelNotSupported,
   },
   tableColumns: [
     column<ReplicationController>('Desired', 'integer', 'Replicas is the number of desired replicas.', (rc) => rc.spec?.replicas ?? 0),

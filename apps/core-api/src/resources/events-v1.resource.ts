@@ -6,7 +6,8 @@
  */
 import { FieldError, type KubeObject } from '@kube/apimachinery';
 import type { ResourceConversion, ResourceDefinition, TableColumn } from '@kube/apiserver';
-import { eventsResource, eventStrategy, validateEvent, type Event } from './events.resource';
+import { eventFields, eventsResource, validateEvent, type Event } from './events.resource';
+import { fieldLabelNotSupported } from './field-labels';
 
 const API_VERSION = 'events.k8s.io/v1';
 
@@ -76,7 +77,23 @@ export const eventsV1Resource: ResourceDefinition = {
   strategy: {
     validate: (obj) => validateEventsV1(obj),
     validateUpdate: (obj) => validateEventsV1(obj),
-    // Selectors are applied to stored (core/v1) objects.
-    fields: eventStrategy.fields,
+    // Selectors use the events.k8s.io/v1 names (kube's field label conversion), read off the stored core/v1 objects.
+    fields: (obj) => {
+      const f = eventFields(obj as Event);
+      return {
+        reason: f.reason,
+        'regarding.kind': f['involvedObject.kind'],
+        'regarding.namespace': f['involvedObject.namespace'],
+        'regarding.name': f['involvedObject.name'],
+        'regarding.uid': f['involvedObject.uid'],
+        'regarding.apiVersion': f['involvedObject.apiVersion'],
+        'regarding.resourceVersion': f['involvedObject.resourceVersion'],
+        'regarding.fieldPath': f['involvedObject.fieldPath'],
+        reportingController: f.reportingComponent,
+        source: f.source,
+        type: f.type,
+      };
+    },
+    unknownFieldLabel: fieldLabelNotSupported,
   },
 };

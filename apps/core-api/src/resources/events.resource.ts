@@ -4,6 +4,7 @@ import type { ResourceDefinition, ResourceStrategy } from '@kube/apiserver';
 import type { ObjectReference } from './serviceaccounts.resource';
 import { since } from './table.helpers';
 import { byteLength, isRecord, validateQualifiedName } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 export interface Event extends KubeObject {
   involvedObject?: ObjectReference;
@@ -127,6 +128,7 @@ export const eventStrategy: ResourceStrategy = {
   validate: (obj: KubeObject) => validateEvent(asEvent(obj)),
   validateUpdate: (obj: KubeObject) => validateEvent(asEvent(obj)),
   fields: (obj: KubeObject) => eventFields(asEvent(obj)),
+  unknownFieldLabel: fieldLabelNotSupported,
 };
 
 export const eventsResource: ResourceDefinition = {

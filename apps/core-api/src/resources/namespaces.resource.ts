@@ -2,6 +2,7 @@
 import { FieldError, validateFinalizerName as validateQualifiedFinalizer, type KubeObject } from '@kube/apimachinery';
 import { namespaceFinalizeSubresource, statusSubresource, type ResourceDefinition, type ResourceStrategy } from '@kube/apiserver';
 import { child, ensureRecord, listOf } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 export const FINALIZER_KUBERNETES = 'kubernetes';
 export const LABEL_METADATA_NAME = 'kubernetes.io/metadata.name';
@@ -59,6 +60,7 @@ export const namespaceStrategy: ResourceStrategy = {
     const ns = obj as Namespace;
     return { 'status.phase': ns.status?.phase ?? '', name: ns.metadata.name ?? '' };
   },
+  unknownFieldLabel: fieldLabelNotSupported,
 };
 
 export const namespacesResource: ResourceDefinition = {

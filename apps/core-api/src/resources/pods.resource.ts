@@ -10,6 +10,7 @@ import { allContainers, type Container, type PodSpec } from './pod-spec.types';
 import { MAX_INT32, validatePodSpec } from './pod-spec.validation';
 import { ageColumn, NONE, since } from './table.helpers';
 import { child, deepCopy, ensureRecord, entriesOf, inclusiveRangeError, index, listOf, semanticEqual } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 export type { PodSpec } from './pod-spec.types';
 
@@ -409,6 +410,7 @@ export const podStrategy: ResourceStrategy = {
   validate: (obj: KubeObject) => validatePodCreate(asPod(obj)),
   validateUpdate: (obj: KubeObject, old: KubeObject) => validatePodUpdate(asPod(obj), asPod(old)),
   fields: (obj: KubeObject) => podFields(asPod(obj)),
+  unknownFieldLabel: fieldLabelNotSupported,
   // podStrategy.CheckGracefulDelete: the request's period, else the pod's terminationGracePeriodSeconds; a pod on
   // no node or already finished goes at once. The kubelet (a simulated one here) deletes it once its containers stopped.
   checkGracefulDelete(obj: KubeObject, gracePeriodSeconds: number | undefined): number {

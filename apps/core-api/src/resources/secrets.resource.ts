@@ -16,6 +16,7 @@ import {
   validateImmutableField,
   type StringMap,
 } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 export const SECRET_TYPE_OPAQUE = 'Opaque';
 export const SECRET_TYPE_SERVICE_ACCOUNT_TOKEN = 'kubernetes.io/service-account-token';
@@ -120,6 +121,7 @@ export const secretStrategy: ResourceStrategy = {
     ...validateSecret(obj as Secret),
   ],
   fields: (obj: KubeObject) => ({ type: (obj as Secret).type ?? '' }),
+  unknownFieldLabel: fieldLabelNotSupported,
 };
 
 export const secretsResource: ResourceDefinition = {

@@ -30,6 +30,7 @@ import {
   validateStricterName,
   type StringMap,
 } from './validation.helpers';
+import { fieldLabelNotSupported } from './field-labels';
 
 export type ServiceType = 'ClusterIP' | 'NodePort' | 'LoadBalancer' | 'ExternalName';
 
@@ -684,6 +685,7 @@ export const serviceStrategy: ResourceStrategy = {
   validate: (obj: KubeObject) => validateService(asService(obj)),
   validateUpdate: (obj: KubeObject, old: KubeObject) => validateServiceUpdate(asService(obj), asService(old)),
   fields: (obj: KubeObject) => ({ 'spec.clusterIP': specOf(asService(obj)).clusterIP ?? '', 'spec.type': specOf(asService(obj)).type ?? '' }),
+  unknownFieldLabel: fieldLabelNotSupported,
 };
 
 export const servicesResource: ResourceDefinition = {
