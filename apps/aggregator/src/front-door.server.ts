@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type Http2ServingOptions, type RequestHandler, type RequestLogOptions, type SecureServer } from '@kube/apiserver';
+import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION_JSON, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type Http2ServingOptions, type RequestHandler, type RequestLogOptions, type SecureServer } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -171,7 +171,7 @@ export class FrontDoor {
       const profiled = await this.local.serveDebug(req, res, trimmed, query);
       if (profiled) return profiled;
     }
-    if (trimmed === '/version') return this.json(res, 200, Buffer.from(JSON.stringify(KUBE_VERSION)));
+    if (trimmed === '/version') return this.json(res, 200, KUBE_VERSION_JSON);
     if (trimmed === '/metrics') {
       res.writeHead(200, { 'Content-Type': register.contentType });
       res.end(await register.metrics());

@@ -97,6 +97,10 @@ export const KUBE_VERSION: VersionInfo = {
   platform: `${process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
 
+/** /version's body as kube writes it (responsewriters.WriteRawJSON: json.MarshalIndent with two spaces). */
+export const KUBE_VERSION_JSON: Buffer = Buffer.from(JSON.stringify(KUBE_VERSION, null, 2));
+const VERSION_JSON = KUBE_VERSION_JSON;
+
 /** kube's REST handler span names (endpoints/handlers: tracing.Start(ctx, "Create", …)). */
 const HANDLER_SPANS: Readonly<Record<string, string>> = { get: 'Get', list: 'List', create: 'Create', update: 'Update', patch: 'Patch', delete: 'Delete', deletecollection: 'Delete' };
 
@@ -307,7 +311,8 @@ export class GenericApiServer {
     if (oidc) return oidc;
     switch (path) {
       case '/version':
-        writeObject(res, 200, KUBE_VERSION);
+        // kube's WriteRawJSON: always indented, whoever asks.
+        writeBuffer(res, 200, VERSION_JSON, 'application/json', { 'Cache-Control': 'no-cache, private' });
         return 200;
       case '/healthz':
       case '/livez':

@@ -1,6 +1,6 @@
 export * from './resource.definition';
 export * from './subresources';
-export { GenericApiServer, KUBE_VERSION, type ApiServerOptions, type VersionInfo } from './api-server';
+export { GenericApiServer, KUBE_VERSION, KUBE_VERSION_JSON, type ApiServerOptions, type VersionInfo } from './api-server';
 export { RestHandler, PATCH_CONTENT_TYPES, type FieldValidation, type ListQuery, type PatchType, type WriteOptions } from './rest.handler';
 export { HealthChecks, type HealthCheck, type HealthEndpoint } from './health.checks';
 export { Authenticator, isPublicPath, type AuthenticationOptions, type RequestHeaderOptions } from './authentication';

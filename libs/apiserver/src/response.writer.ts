@@ -47,12 +47,40 @@ function sendBody(res: ServerResponse, payload: string, binaryHeaders: boolean):
   res.end(binaryHeaders ? Buffer.from(payload) : payload);
 }
 
+/** Go's strconv.ParseBool; anything else is false, as kube ignores the parse error. */
+const GO_TRUE: ReadonlySet<string> = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
+const PRETTY_ACCEPT = /;\s*pretty=1\b/;
+
+/**
+ * kube's isPrettyPrint (endpoints/handlers/negotiation): JSON is indented for `?pretty=<bool>` (which decides when
+ * given), an Accept whose media type says `pretty=1`, or a User-Agent of curl, Wget or a browser (`Mozilla/5.0`).
+ * Everyone else (kubectl, client libraries) gets compact JSON, as before.
+ */
+export function prettyPrint(req: Pick<IncomingMessage, 'url' | 'headers'> | undefined): boolean {
+  if (!req) return false;
+  const url = req.url;
+  if (url !== undefined && url.includes('pretty')) {
+    const q = url.indexOf('?');
+    const pretty = q < 0 ? null : new URLSearchParams(url.slice(q + 1)).get('pretty');
+    if (pretty) return GO_TRUE.has(pretty);
+  }
+  const accept = req.headers.accept;
+  if (accept !== undefined && accept.includes('pretty') && PRETTY_ACCEPT.test(accept)) return true;
+  const ua = req.headers['user-agent'];
+  return ua !== undefined && (ua.startsWith('curl') || ua.startsWith('Wget') || ua.startsWith('Mozilla/5.0'));
+}
+
+/** kube's pretty JSON serializer: json.MarshalIndent with two spaces, no trailing newline. */
+function prettyFor(res: ServerResponse): boolean {
+  return prettyPrint((res as ServerResponse & { req?: IncomingMessage }).req);
+}
+
 /** Writes a JSON, YAML or protobuf body with Warning headers; every error goes through writeStatus. */
 export function writeObject(res: ServerResponse, code: number, body: unknown, format: Negotiated['format'] = 'json', warnings: readonly string[] = []): void {
   if (res.headersSent || res.writableEnded) return;
   if (format === 'protobuf') return writeProtobuf(res, code, encodeKubeProtobuf(body as JsonObject), warnings);
   const yaml = format === 'yaml';
-  const payload = yaml ? toYaml(body) : JSON.stringify(body);
+  const payload = yaml ? toYaml(body) : prettyFor(res) ? JSON.stringify(body, null, 2) : JSON.stringify(body);
   const binaryHeaders = warnings.length > 0 && setWarnings(res, warnings);
   res.writeHead(code, { 'Content-Type': yaml ? 'application/yaml' : 'application/json', 'Content-Length': Buffer.byteLength(payload), 'Cache-Control': 'no-cache, private' });
   sendBody(res, payload, binaryHeaders);
@@ -128,8 +156,9 @@ export function listJson(head: { kind?: string; apiVersion?: string; metadata: o
   return `{"kind":${JSON.stringify(head.kind)},"apiVersion":${JSON.stringify(head.apiVersion)},"metadata":${JSON.stringify(head.metadata)},"items":[${items.map(cachedJson).join(',')}]}`;
 }
 
-export function writeJsonText(res: ServerResponse, code: number, json: string, warnings: readonly string[] = []): void {
+export function writeJsonText(res: ServerResponse, code: number, text: string, warnings: readonly string[] = []): void {
   if (res.headersSent || res.writableEnded) return;
+  const json = prettyFor(res) ? JSON.stringify(JSON.parse(text), null, 2) : text;
   const binaryHeaders = warnings.length > 0 && setWarnings(res, warnings);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(json), 'Cache-Control': 'no-cache, private' });
   sendBody(res, json, binaryHeaders);
