@@ -166,6 +166,7 @@ export const SCHEMA_MODULES: readonly SchemaModule[] = [
   groupModule('schedulingV1Components', 'scheduling.k8s.io', 'v1', ['PriorityClass']),
   groupModule('nodeV1Components', 'node.k8s.io', 'v1', ['RuntimeClass']),
   groupModule('certificatesV1Components', 'certificates.k8s.io', 'v1', ['CertificateSigningRequest']),
+  groupModule('eventsV1Components', 'events.k8s.io', 'v1', ['Event']),
   {
     file: 'apps/core-api/src/openapi/admissionregistration-v1.schemas.ts',
     exportName: 'admissionregistrationV1Components',

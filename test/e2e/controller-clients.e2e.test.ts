@@ -109,6 +109,14 @@ describe.each(['1.27', '1.33'])('controller clients against the stack (kubectl %
       expect((await stack.request('GET', '/api/v1/namespaces/default/events/bad')).status).toBe(404);
     });
 
+    it('takes the strategic merge patch client-go\'s events/v1 recorder sends for a series, and explains the kind', async () => {
+      const series = { series: { count: 2, lastObservedTime: now } };
+      const r = await stack.request('PATCH', '/apis/events.k8s.io/v1/namespaces/default/events/m1.reconciled', { body: JSON.stringify(series), headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+      expect(r.status, r.body).toBe(200);
+      expect(r.json()).toMatchObject({ series: { count: 2 }, note: 'configmap reconciled' });
+      expect(await ok(['explain', 'events.series', '--api-version=events.k8s.io/v1'])).toMatch(/FIELD: *series <EventSeries>/);
+    });
+
     it('kubectl lists them under both names and finds events.k8s.io in discovery', async () => {
       expect(await ok(['api-resources', '--api-group=events.k8s.io'])).toMatch(/^events\s+ev\s+events\.k8s\.io\/v1\s+true\s+Event$/m);
       const out = await ok(['get', 'events.events.k8s.io', '-n', 'default']);

@@ -35,6 +35,7 @@ const SCHEMA_PACKAGES: Record<string, { prefix: string; components: SchemaCompon
   policy: { prefix: 'io.k8s.api.policy.v1.', components: openapi.policyV1Components },
   'networking.k8s.io': { prefix: 'io.k8s.api.networking.v1.', components: openapi.networkingV1Components },
   'discovery.k8s.io': { prefix: 'io.k8s.api.discovery.v1.', components: openapi.discoveryV1Components },
+  'events.k8s.io': { prefix: 'io.k8s.api.events.v1.', components: openapi.eventsV1Components },
   'storage.k8s.io': { prefix: 'io.k8s.api.storage.v1.', components: openapi.storageV1Components },
   'scheduling.k8s.io': { prefix: 'io.k8s.api.scheduling.v1.', components: openapi.schedulingV1Components },
   'node.k8s.io': { prefix: 'io.k8s.api.node.v1.', components: openapi.nodeV1Components },

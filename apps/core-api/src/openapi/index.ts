@@ -17,6 +17,7 @@ import { autoscalingV1Components as autoscalingV1Own } from './autoscaling-v1.sc
 import { autoscalingV2Components as autoscalingV2Own } from './autoscaling-v2.schemas';
 import { certificatesV1Components as certificatesOwn } from './certificates-v1.schemas';
 import { discoveryV1Components as discoveryOwn } from './discovery-v1.schemas';
+import { eventsV1Components as eventsOwn } from './events-v1.schemas';
 import { networkingV1Components as networkingOwn } from './networking-v1.schemas';
 import { nodeV1Components as nodeOwn } from './node-v1.schemas';
 import { policyV1Components as policyOwn } from './policy-v1.schemas';
@@ -42,6 +43,7 @@ export const autoscalingV1Components = withMeta(autoscalingV1Own);
 export const autoscalingV2Components = withMeta(autoscalingV2Own);
 export const certificatesV1Components = withMeta(certificatesOwn);
 export const discoveryV1Components = withMeta(discoveryOwn);
+export const eventsV1Components = withMeta(eventsOwn);
 export const networkingV1Components = withMeta(networkingOwn);
 export const nodeV1Components = withMeta(nodeOwn);
 export const policyV1Components = withMeta(policyOwn);
