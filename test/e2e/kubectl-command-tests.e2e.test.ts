@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
-import { startCoreApi, type CoreApiHarness } from '../support/core-api.harness';
+import { startCoreApi, startStack, type CoreApiHarness, type StackHarness } from '../support/core-api.harness';
 
 describe('kubectl command-test behaviours', () => {
   let api: CoreApiHarness;
@@ -125,5 +125,41 @@ describe('kubectl command-test behaviours', () => {
     expect(await replace(true)).toContain('node/node-v1-test replaced (server dry run)');
     expect(await replace(false)).toContain('node/node-v1-test replaced');
     expect(await ok(['get', 'node', 'node-v1-test', '-o', 'jsonpath={.metadata.annotations.a}'])).toBe('b');
+  });
+});
+
+describe('kubectl command-test behaviours through the front door', () => {
+  let stack: StackHarness;
+  const { ok } = kubectlSession('1.33', () => stack.kubeconfig);
+
+  beforeAll(async () => {
+    stack = await startStack();
+  });
+
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it('carries impersonated groups to the backend as sent, commas and all (authorization.sh: --as-group=,,,chameleon)', async () => {
+    const review = JSON.parse(await ok(['auth', 'whoami', '-o', 'json', '--as=user1', '--as-group=group2', '--as-group=group1', '--as-group=,,,chameleon'])) as { status: { userInfo: { username: string; groups: string[] } } };
+    expect(review.status.userInfo).toMatchObject({ username: 'user1', groups: ['group2', 'group1', ',,,chameleon', 'system:authenticated'] });
+  });
+
+  it('indents JSON for curl, Wget and browsers or ?pretty=true, as kube-apiserver does; /version always (authorization.sh greps `"allowed": true`)', async () => {
+    const curl = { 'User-Agent': 'curl/8.5.0' };
+    expect((await stack.request('GET', '/version')).body).toMatch(/^\{\n  "major": "1",\n/);
+    for (const path of ['/api', '/apis', '/apis/apps', '/api/v1/namespaces/default', '/api/v1/namespaces/default/configmaps/none']) {
+      const pretty = await stack.request('GET', path, { headers: curl });
+      expect(pretty.body, path).toMatch(/^\{\n  "/);
+      expect(JSON.parse(pretty.body), path).toEqual((await stack.request('GET', path)).json());
+      expect((await stack.request('GET', path)).body, path).toMatch(/^\{"/);
+    }
+    expect((await stack.request('GET', '/api/v1/namespaces/default?pretty=true')).body).toMatch(/^\{\n  "/);
+    expect((await stack.request('GET', '/api/v1/namespaces/default?pretty=false', { headers: curl })).body).toMatch(/^\{"/);
+    const sar = await stack.request('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+      headers: { ...curl, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { user: 'bob', resourceAttributes: { verb: 'get', resource: 'pods' } } }),
+    });
+    expect(sar.body).toContain('"allowed": false');
   });
 });

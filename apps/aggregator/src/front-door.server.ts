@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
 import { Errors, parseGroupVersion } from '@kube/apimachinery';
-import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION_JSON, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type Http2ServingOptions, type RequestHandler, type RequestLogOptions, type SecureServer } from '@kube/apiserver';
+import { AuditLog, buildAuditBackend, Authenticator, serveApfDump, HealthChecks, buildHandlerChain, closeGracefully, listenHttps, KUBE_VERSION_JSON, prettyPrint, RequestLog, serveUpgrades, serveOidcDiscovery, ApiRequest, respondWithError, type AuditOptions, type AuditPolicy, type AuthenticationOptions, type Authorizer, type FlowControl, type GenericApiServer, type HealthEndpoint, type Http2ServingOptions, type RequestHandler, type RequestLogOptions, type SecureServer } from '@kube/apiserver';
 import { impersonate } from '@kube/authorization';
 import type { DiscoveryMerger } from './discovery/discovery.merger';
 import type { OpenApiMerger } from './openapi/openapi.merger';
@@ -197,12 +197,12 @@ export class FrontDoor {
       const doc = agg ? this.discovery.aggregated(trimmed, agg) : this.discovery.get(trimmed);
       if (!doc) throw notFound();
       res.setHeader('Vary', 'Accept');
-      return this.cached(req, res, doc.body, doc.etag, doc.contentType);
+      return this.cached(req, res, this.discoveryBody(req, doc.body, doc.contentType), doc.etag, doc.contentType);
     }
     if (/^\/apis\/[^/]+$/.test(trimmed)) {
       const doc = this.discovery.get(trimmed);
       if (!doc) throw notFound();
-      return this.cached(req, res, doc.body, doc.etag, doc.contentType);
+      return this.cached(req, res, this.discoveryBody(req, doc.body, doc.contentType), doc.etag, doc.contentType);
     }
     if (trimmed === '/openapi/v2') {
       const doc = await ((req.headers.accept ?? '').includes('protobuf') ? this.openapi.v2Protobuf() : this.openapi.v2Json());
@@ -226,6 +226,12 @@ export class FrontDoor {
     const target = this.routes.backend(owner);
     if (!target) throw Errors.serviceUnavailable(`no endpoint for ${owner}`);
     return proxyRequest(req, res, target, { name: 'system:kube-aggregator', groups: ['system:masters'] }, this.agents);
+  }
+
+  /** Discovery is written as kube's WriteObjectNegotiated writes it: indented JSON for curl, browsers, ?pretty=true. */
+  private discoveryBody(req: IncomingMessage, body: Buffer, contentType: string): Buffer {
+    if (!contentType.includes('json') || !prettyPrint(req)) return body;
+    return Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2));
   }
 
   private json(res: ServerResponse, code: number, body: Buffer): number {

@@ -16,7 +16,7 @@ export { informerProviders, InformerFactoryLifecycle } from './informers.provide
 export { createServerApp } from '@kube/registration';
 export * from './openapi';
 export { NamespaceLifecycleAdmission, IMMORTAL_NAMESPACES } from '@kube/admission';
-export { writeStatus } from './response.writer';
+export { prettyPrint, writeStatus } from './response.writer';
 export { chunkedSocket } from './chunked.socket';
 export { listOptions, parseInt64, queryBool, queryInt64, queryOptionalBool, type ListWatchOptions, type QueryValues } from './query.params';
 export { resolveServiceEndpoint, serviceStores, type ObjectReader, type ServiceReference, type ServiceResolution, type ServiceResolutionFailure, type ServiceStores } from './service.resolver';
