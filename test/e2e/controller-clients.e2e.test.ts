@@ -61,6 +61,19 @@ describe.each(['1.27', '1.33'])('controller clients against the stack (kubectl %
       expect(events.find((e) => e.type === 'BOOKMARK')?.object.metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
     });
 
+    it('refuses, as kube does, a conversion the answer cannot take and Table options it does not know', async () => {
+      const single = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+      const list = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+      const r1 = await stack.request('GET', CM, { headers: { Accept: single } });
+      expect([r1.status, r1.json()]).toEqual([406, expect.objectContaining({ reason: 'NotAcceptable', message: 'you requested PartialObjectMetadata, but the requested object is a list (*core.ConfigMapList)' })]);
+      const r2 = await stack.request('GET', `${CM}/m1`, { headers: { Accept: list } });
+      expect([r2.status, r2.json()]).toEqual([406, expect.objectContaining({ reason: 'NotAcceptable', message: 'you requested PartialObjectMetadataList, but the requested object is not a list (*core.ConfigMap)' })]);
+      const r3 = await stack.request('GET', `${CM}?includeObject=Everything`, { headers: { Accept: 'application/json;as=Table;g=meta.k8s.io;v=v1' } });
+      expect([r3.status, r3.json()]).toEqual([400, expect.objectContaining({ reason: 'BadRequest', message: 'Unable to convert to Table as requested: includeObject: Invalid value: "Everything": must be \'Metadata\', \'Object\', \'None\', or empty' })]);
+      // Table options are not looked at when no Table is asked for.
+      expect((await stack.request('GET', `${CM}?includeObject=Everything`)).status).toBe(200);
+    });
+
     it('a protobuf-only or protobuf-first Accept gets the ConfigMap in protobuf', async () => {
       const client = protobufClient(stack.url, stack.pki);
       for (const accept of ['application/vnd.kubernetes.protobuf', 'application/vnd.kubernetes.protobuf, application/json']) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { register } from 'prom-client';
-import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, hasProtobufKind, isStatusError, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, type DeleteOptions, type JsonObject, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
+import { Errors, FieldError, applyJsonPatch, applyMergePatch, buildTable, hasProtobufKind, isStatusError, KUBE_PROTOBUF_WATCH_MEDIA_TYPE, StatusError, type DeleteOptions, type JsonObject, type IncludeObject, type JsonValue, type KubeObject } from '@kube/apimachinery';
 import type { Storage } from '@kube/storage';
 import { FIELD_MANAGER_MAX_LENGTH } from '@kube/field-management';
 import { Authenticator, type AuthenticationOptions } from './authentication';
@@ -450,6 +450,8 @@ export class GenericApiServer {
         return this.respond(res, 200, h, obj, negotiated, query, ctx);
       }
       case 'list': {
+        // kube negotiates PartialObjectMetadata for any endpoint, then cannot make one of a list.
+        if (negotiated.as?.kind === 'PartialObjectMetadata') throw notAcceptable(`you requested PartialObjectMetadata, but the requested object is a list (${goTypeName(h.def, true)})`);
         const list = await h.list(ns, listQuery(query), user);
         const { result: _r, ...body } = list;
         // APF at the front door costs the next LIST of this resource by it.
@@ -551,6 +553,7 @@ export class GenericApiServer {
 
   private respond(res: ServerResponse, code: number, h: RestHandler, obj: KubeObject, negotiated: Negotiated, query: URLSearchParams, ctx: RequestContext): number {
     let body: unknown = obj;
+    if (negotiated.as?.kind === 'PartialObjectMetadataList') throw notAcceptable(`you requested PartialObjectMetadataList, but the requested object is not a list (${goTypeName(h.def, false)})`);
     if (negotiated.as?.kind === 'Table') body = buildTable(h.def.tableColumns ?? [], [obj], { resourceVersion: obj.metadata.resourceVersion }, includeObject(query), true, h.def.tableAge ?? true);
     else if (negotiated.as?.kind === 'PartialObjectMetadata') body = partial(obj);
     else if (negotiated.format === 'json') return writeJsonText(res, code, cachedJson(obj), ctx.warnings), code;
@@ -578,6 +581,9 @@ export class GenericApiServer {
     const opts = listOptions(query, true);
     const fieldSelector = info.name ? joinSelectors(`metadata.name=${info.name}`, opts.fieldSelector ?? null) : opts.fieldSelector;
     const filter = ObjectFilter.parse(opts.labelSelector, fieldSelector, h.def);
+    const asTable = negotiated.as?.kind === 'Table';
+    // Table options are checked before the watch starts (kube's optionsForTransform), and only for a Table.
+    const include = asTable ? includeObject(query) : 'Metadata';
     let channel;
     try {
       channel = await h.store.watch(ns, { resourceVersion: opts.resourceVersion, sendInitialEvents: opts.sendInitialEvents, predicate: filter.empty ? undefined : (o) => filter.matches(o) });
@@ -592,8 +598,6 @@ export class GenericApiServer {
     const min = this.options.minRequestTimeoutSeconds ?? 1800;
     const timeoutMs = (opts.timeoutSeconds !== undefined && opts.timeoutSeconds > 0 ? opts.timeoutSeconds : min * (1 + Math.random())) * 1000;
     const columns = h.def.tableColumns ?? [];
-    const include = includeObject(query);
-    const asTable = negotiated.as?.kind === 'Table';
     // Metadata informers (client-go's metadata client) watch with as=PartialObjectMetadata: every event, bookmarks included, carries only metadata.
     const asPartial = negotiated.as?.kind === 'PartialObjectMetadata' || negotiated.as?.kind === 'PartialObjectMetadataList';
     // A watch is a LIST in kube's installer: a deprecated resource's warning goes out with its headers too.
@@ -656,7 +660,24 @@ function joinSelectors(a: string, b: string | null): string {
 
 function includeObject(query: URLSearchParams): IncludeObject {
   const v = query.get('includeObject');
+  // kube's ValidateTableOptions, as optionsForTransform words it.
+  if (v && v !== 'None' && v !== 'Object' && v !== 'Metadata') throw Errors.badRequest(`Unable to convert to Table as requested: includeObject: Invalid value: ${JSON.stringify(v)}: must be 'Metadata', 'Object', 'None', or empty`);
   return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+/** kube's errNotAcceptable for a conversion the object cannot take (a bare message, no accepted types). */
+function notAcceptable(message: string): StatusError {
+  return new StatusError(406, 'NotAcceptable', message);
+}
+
+/**
+ * The Go type (%T) kube's 406 names: the registry's internal object, `*<package>.<Kind>[List]` for built-in and
+ * aggregated kinds (the package is the group's first label, core for the legacy group), unstructured for custom ones.
+ */
+function goTypeName(def: ResourceDefinition, list: boolean): string {
+  if (def.disableStrategicMergePatch) return list ? '*unstructured.UnstructuredList' : '*unstructured.Unstructured';
+  const pkg = def.group === '' || def.group === 'events.k8s.io' ? 'core' : def.group.split('.')[0];
+  return `*${pkg}.${def.kind}${list ? 'List' : ''}`;
 }
 
 function listQuery(query: URLSearchParams): ListQuery {
