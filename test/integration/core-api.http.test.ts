@@ -127,6 +127,16 @@ describe('core-api over HTTPS', () => {
     expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/fin')).status).toBe(404);
   });
 
+  it('creates on PUT only where kube\'s strategy allows it (leases, RBAC, services…), not ConfigMaps, Secrets, Pods, Nodes…', async () => {
+    const missing = await api.request('PUT', '/api/v1/namespaces/default/configmaps/put-new', { body: cm('put-new') });
+    expect(missing.status).toBe(404);
+    expect(missing.json()).toMatchObject({ reason: 'NotFound', message: 'configmaps "put-new" not found', details: { name: 'put-new', kind: 'configmaps' } });
+    const node = await api.request('PUT', '/api/v1/nodes/put-new', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'put-new' } }) });
+    expect(node.status).toBe(404);
+    const lease = await api.request('PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/put-new', { body: JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'put-new' } }) });
+    expect(lease.status).toBe(201);
+  });
+
   it('serves discovery, aggregated discovery with ETag/304, version, health and metrics', async () => {
     const apis = await api.request('GET', '/apis');
     expect(apis.json<{ groups: Array<{ name: string }> }>().groups.map((g) => g.name)).toContain('coordination.k8s.io');

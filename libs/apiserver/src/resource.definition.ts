@@ -63,7 +63,7 @@ export interface ResourceStrategy {
    * (`"<label>" is not a known field selector: only …`).
    */
   unknownFieldLabel?(label: string): string;
-  /** PUT of a missing object creates it (namespaces, configmaps… do; CRs do not). Default true. */
+  /** PUT of a missing object creates it (services, endpoints, events, leases, RBAC… do; configmaps, pods, CRs do not). Default true. */
   allowCreateOnUpdate?: boolean;
   /** PUT without metadata.resourceVersion is accepted. Default true. */
   allowUnconditionalUpdate?: boolean;

@@ -31,6 +31,8 @@ export class ClusterAuthenticationTrustController implements OnApplicationBootst
     const current = await handler.store.tryGet(namespace, name);
     if (current && JSON.stringify((current as KubeObject & { data?: unknown }).data ?? {}) === JSON.stringify(data)) return;
     const configMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
-    await handler.update(systemContext(), namespace, name, configMap, SYSTEM_WRITE);
+    // kube's controller creates it when missing (a PUT does not create ConfigMaps), else replaces it.
+    if (current) await handler.update(systemContext(), namespace, name, configMap, SYSTEM_WRITE);
+    else await handler.create(systemContext(), namespace, configMap, SYSTEM_WRITE);
   }
 }

@@ -53,6 +53,8 @@ export function validateConfigMap(cm: ConfigMap): FieldError[] {
 }
 
 export const configMapStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   validate: (obj: KubeObject) => validateConfigMap(obj as ConfigMap),
   validateUpdate: (obj: KubeObject, old: KubeObject) => [
     ...validateImmutableContents(obj, old, ['data', 'binaryData']),

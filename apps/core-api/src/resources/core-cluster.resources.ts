@@ -80,6 +80,7 @@ export const nodesResource: ResourceDefinition = {
   namespaced: false,
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     validate: (obj) => validateNode(obj as Node),
     fields: (obj) => ({ 'spec.unschedulable': String((obj as Node).spec?.unschedulable ?? false) }),
     unknownFieldLabel: fieldLabelNotSupported,
@@ -162,6 +163,7 @@ export const persistentVolumesResource: ResourceDefinition = {
   namespaced: false,
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     // SetDefaults_PersistentVolume.
     default: (obj) => {
       const spec = ((obj as PersistentVolume).spec ??= {});
@@ -227,6 +229,7 @@ export const persistentVolumeClaimsResource: ResourceDefinition = {
   namespaced: true,
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => {
       ((obj as PersistentVolumeClaim).spec ??= {}).volumeMode ??= 'Filesystem';
     },
@@ -319,6 +322,7 @@ export const replicationControllersResource: ResourceDefinition = {
     scale: scaleSubresource({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas' }),
   },
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => defaultReplicationController(obj as ReplicationController),
     prepareForCreate: (obj) => {
       (obj as ReplicationController).status = { replicas: 0 };
@@ -354,6 +358,7 @@ export const podTemplatesResource: ResourceDefinition = {
   singular: 'podtemplate',
   namespaced: true,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => defaultPodTemplate((obj as PodTemplate).template),
     validate: (obj) => {
       const template = (obj as PodTemplate).template;

@@ -36,6 +36,8 @@ function labelWithName(obj: KubeObject): void {
 }
 
 export const namespaceStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   default: labelWithName,
   /** New namespaces are Active and carry the "kubernetes" finalizer. */
   prepareForCreate(obj: KubeObject): void {

@@ -402,6 +402,8 @@ function readinessGatesCell(pod: Pod): string {
 const orNone = (value: string | undefined): string => value || NONE;
 
 export const podStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   default: (obj: KubeObject) => defaultPod(ensureRecord<PodSpec>(obj, SPEC)),
   prepareForCreate: (obj: KubeObject) => preparePodForCreate(asPod(obj)),
   prepareForUpdate(obj: KubeObject, old: KubeObject): void {

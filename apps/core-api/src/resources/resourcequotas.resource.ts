@@ -161,6 +161,8 @@ export function validateResourceQuotaUpdate(quota: ResourceQuota, old: ResourceQ
 }
 
 export const resourceQuotaStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   default: (obj: KubeObject) => canonicalizeQuota(obj as ResourceQuota),
   validate: (obj: KubeObject) => validateResourceQuota(obj as ResourceQuota),
   validateUpdate: (obj: KubeObject, old: KubeObject) => validateResourceQuotaUpdate(obj as ResourceQuota, old as ResourceQuota),

@@ -109,6 +109,8 @@ export function validateSecret(secret: Secret): FieldError[] {
 }
 
 export const secretStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   default(obj: KubeObject): void {
     const secret = obj as Secret;
     if (!secret.type) secret.type = SECRET_TYPE_OPAQUE;

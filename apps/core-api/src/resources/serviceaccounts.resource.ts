@@ -30,6 +30,8 @@ function cleanSecretReferences(obj: KubeObject): void {
 }
 
 export const serviceAccountStrategy: ResourceStrategy = {
+  // kube's strategy: a PUT of a missing object is 404, not a create.
+  allowCreateOnUpdate: false,
   prepareForCreate: cleanSecretReferences,
   prepareForUpdate: cleanSecretReferences,
 };
