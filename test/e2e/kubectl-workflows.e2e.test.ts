@@ -105,6 +105,41 @@ describe.each(['1.27', '1.33'])('kubectl %s workflows', (version) => {
     expect(configmaps.stderr).toContain('"data.a" is not a known field selector: only "metadata.name", "metadata.namespace"');
   });
 
+  it('drops the omitempty zeros of built-in kinds as kube\'s Go types do, from clients and controllers alike', async () => {
+    const manifest = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: zeros, labels: {}, annotations: {}}
+spec:
+  replicas: 0
+  paused: false
+  minReadySeconds: 0
+  selector: {matchLabels: {app: zeros}}
+  template:
+    metadata: {labels: {app: zeros}}
+    spec:
+      hostNetwork: false
+      imagePullSecrets: []
+      containers: [{name: c, image: nginx, args: [], imagePullPolicy: "", ports: [{containerPort: 80, hostPort: 0}]}]
+`;
+    const created = JSON.parse(await ok(['apply', '-n', ns, '-f', '-', '-o', 'json'], manifest)) as Json;
+    expect(Object.keys(created.metadata)).not.toContain('labels');
+    expect(created.spec.replicas).toBe(0);
+    for (const field of ['paused', 'minReadySeconds']) expect(Object.keys(created.spec)).not.toContain(field);
+    const pod = created.spec.template.spec as Json;
+    expect(Object.keys(pod)).not.toContain('hostNetwork');
+    expect(Object.keys(pod)).not.toContain('imagePullSecrets');
+    expect(pod.containers[0]).toMatchObject({ imagePullPolicy: 'Always', ports: [{ containerPort: 80, protocol: 'TCP' }] });
+    expect(Object.keys(pod.containers[0])).not.toContain('args');
+    expect(Object.keys(pod.containers[0].ports[0])).not.toContain('hostPort');
+    // The deployment controller's status of a Deployment with nothing available: the zero counts are not written.
+    let status: Json = {};
+    expect(await until(async () => {
+      status = (JSON.parse(await ok(['get', 'deployment', 'zeros', '-n', ns, '-o', 'json'])) as Json).status as Json;
+      return status.observedGeneration === 1;
+    }, 60_000)).toBe(true);
+    expect(Object.keys(status).sort()).toEqual(['conditions', 'observedGeneration']);
+  });
+
   it('refuses to replace an object that was deleted and recreated since the manifest was read (uid precondition)', async () => {
     const old = await ok(['create', 'configmap', 'swapped', '--from-literal=a=1', '-n', ns, '-o', 'yaml']);
     await ok(['delete', 'configmap', 'swapped', '-n', ns]);

@@ -12,6 +12,7 @@ import {
   goTypeOfSchema,
   goUnstructuredConvertError,
   isStatusError,
+  omitEmptyNormalizer,
   pruneUnknownFields,
   successStatus,
   type DeleteOptions,
@@ -144,6 +145,8 @@ export class RestHandler implements WriteTarget {
   }
 
   private readonly decorations = new WeakMap<KubeObject, KubeObject>();
+  /** The kind's omitempty normalizer, looked up on the first write (null: none). */
+  private omitEmptyOf: ((obj: JsonObject) => void) | null | undefined;
 
   /**
    * Read-time changes (CR defaults added after an object was stored). Stored objects are immutable, so the
@@ -517,11 +520,18 @@ export class RestHandler implements WriteTarget {
       throw Errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${this.def.kind})`);
     }
     this.checkJsonTypes(obj, patched);
+    this.omitEmpty(obj);
     obj.apiVersion = this.apiVersion;
     obj.kind = this.def.kind;
     obj.metadata = obj.metadata ?? {};
     this.checkFields(obj, ctx, opts.fieldValidation);
     return obj;
+  }
+
+  /** Built-in kinds lose their omitempty zeros as kube's Go types do (custom resources are unstructured and keep them). */
+  private omitEmpty(obj: KubeObject): void {
+    if (this.omitEmptyOf === undefined) this.omitEmptyOf = this.def.disableStrategicMergePatch ? null : (omitEmptyNormalizer(this.apiVersion, this.def.kind) ?? null);
+    this.omitEmptyOf?.(obj as unknown as JsonObject);
   }
 
   /**

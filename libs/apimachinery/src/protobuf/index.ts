@@ -10,3 +10,4 @@ export {
   KUBE_PROTOBUF_WATCH_MEDIA_TYPE,
   type KubeProtobufObject,
 } from './kube-protobuf.codec';
+export { dropOmittedZeros, omitEmptyNormalizer } from './go-omitempty';
