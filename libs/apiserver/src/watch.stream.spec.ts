@@ -30,15 +30,15 @@ describe('streamWatch', () => {
     await new Promise((r) => server?.close(r));
   });
 
-  async function serve(channel: WatchChannel<StorageEvent>): Promise<{ port: number; response: () => ServerResponse | undefined; finished: () => boolean }> {
+  async function serve(channel: WatchChannel<StorageEvent>, over: { timeoutMs?: number; allowBookmarks?: boolean } = {}): Promise<{ port: number; response: () => ServerResponse | undefined; finished: () => boolean }> {
     let response: ServerResponse | undefined;
     let finished = false;
     server = createServer((_req, res) => {
       response = res;
       void streamWatch(res, channel, {
         encode: (obj) => obj,
-        timeoutMs: 60_000,
-        allowBookmarks: false,
+        timeoutMs: over.timeoutMs ?? 60_000,
+        allowBookmarks: over.allowBookmarks ?? false,
         initialEventsEndBookmark: false,
         bookmarkObject: (rv) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { resourceVersion: rv } }) as KubeObject,
         labels: { group: '', version: 'v1', kind: 'ConfigMap' },
@@ -70,6 +70,20 @@ describe('streamWatch', () => {
     await until(() => lines.length === 2000);
     expect(JSON.parse(lines[1999]).object.metadata.name).toBe('cm-1999');
     channel.close();
+  });
+
+  it('bookmarks 2 s before the timeout where bookmarks are allowed (kube\'s cacheWatcher), so the client resumes from now', async () => {
+    const channel = new WatchChannel<StorageEvent>(100);
+    channel.push(event(0));
+    const { port } = await serve(channel, { timeoutMs: 2_500, allowBookmarks: true });
+    const res = await new Promise<IncomingMessage>((resolve) => get({ host: '127.0.0.1', port, path: '/' }, resolve));
+    let body = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (body += c));
+    await once(res, 'end');
+    const events = body.trim().split('\n').map((l) => JSON.parse(l) as { type: string; object: KubeObject });
+    expect(events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+    expect(events[1].object.metadata.resourceVersion).toBe('1');
   });
 
   it('closes a watcher that stops reading instead of buffering its events in memory', async () => {

@@ -22,6 +22,7 @@ export interface WatchStreamOptions {
 }
 
 const BOOKMARK_INTERVAL_MS = 60_000;
+const PRE_TIMEOUT_BOOKMARK_MS = 2_000;
 
 /**
  * Resolves true once the response can take more (its buffer drained), false when it closed or the channel
@@ -82,7 +83,11 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   // While an event is being converted, a bookmark must not claim a revision past it.
   let converting = false;
   const bookmarkRV = (): string => (channel.pending || converting ? lastRV : String(Math.max(Number(lastRV), channel.revision)));
-  const bookmarks = opts.allowBookmarks ? setInterval(() => write('BOOKMARK', opts.bookmarkObject(bookmarkRV())), BOOKMARK_INTERVAL_MS) : undefined;
+  const bookmark = (): void => write('BOOKMARK', opts.bookmarkObject(bookmarkRV()));
+  const bookmarks = opts.allowBookmarks ? setInterval(bookmark, BOOKMARK_INTERVAL_MS) : undefined;
+  // kube's cacheWatcher also bookmarks 2 s before the watch's deadline, so a client re-watches from now, not from
+  // its last event (which a quiet resource's cache window may no longer hold: a 410 and a relist).
+  const lastBookmark = opts.allowBookmarks && opts.timeoutMs > PRE_TIMEOUT_BOOKMARK_MS ? setTimeout(bookmark, opts.timeoutMs - PRE_TIMEOUT_BOOKMARK_MS) : undefined;
   try {
     for await (const ev of channel) {
       if (ev.type === 'BOOKMARK') {
@@ -113,6 +118,7 @@ export async function streamWatch(res: ServerResponse, channel: WatchChannel<Sto
   } finally {
     clearTimeout(timer);
     if (bookmarks) clearInterval(bookmarks);
+    if (lastBookmark) clearTimeout(lastBookmark);
     watchersGauge.dec(opts.labels);
     if (!res.writableEnded) res.end();
   }
