@@ -131,6 +131,10 @@ spec:
     expect(pod.containers[0]).toMatchObject({ imagePullPolicy: 'Always', ports: [{ containerPort: 80, protocol: 'TCP' }] });
     expect(Object.keys(pod.containers[0])).not.toContain('args');
     expect(Object.keys(pod.containers[0].ports[0])).not.toContain('hostPort');
+    // Server-side apply merges, then converts to the Go type too.
+    const applied = JSON.parse(await ok(['apply', '--server-side', '--field-manager=zeros', '-n', ns, '-f', '-', '-o', 'json'], manifest.replace('name: zeros,', 'name: zeros-ssa,'))) as Json;
+    expect(Object.keys(applied.spec)).not.toContain('paused');
+    expect(Object.keys(applied.spec.template.spec)).not.toContain('hostNetwork');
     // The deployment controller's status of a Deployment with nothing available: the zero counts are not written.
     let status: Json = {};
     expect(await until(async () => {

@@ -243,6 +243,8 @@ export class RestHandler implements WriteTarget {
     const manager = opts.fieldManager ?? '';
     return this.writeUpdate(ctx, ns, name, opts, subresource, !subresource, (cur) => {
       const obj = this.fields.apply(cur, clone(patch) as JsonObject, subresource, manager, opts.force ?? false);
+      // The merged object is converted to the Go type in kube too (managedFields keep what was applied).
+      this.omitEmpty(obj);
       if (obj.metadata.name !== name) throw Errors.badRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
       this.checkNamespace(obj, ns);
       return obj;
