@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Errors, type KubeObject } from '@kube/apimachinery';
+import { Errors, isStatusError, type KubeObject } from '@kube/apimachinery';
 import { startEtcd, type EtcdProcess } from '@kube/testing';
 import { EtcdClient } from './etcd.client';
 import { EtcdStorage } from './etcd.storage';
@@ -141,6 +141,10 @@ describe('EtcdStorage (kube etcd3 store semantics)', () => {
     expect(Number(rest.resourceVersion)).toBeGreaterThan(Number(first.resourceVersion));
     const last = await store.list('compacted', { limit: 1, continue: rest.continue });
     expect(last.items.map((o) => o.metadata.name)).toEqual(['c-3']);
+    // etcd's own watch from a compacted revision ends with kube's interpretWatchError text.
+    const watch = await store.watch('compacted', { resourceVersion: first.resourceVersion });
+    expect(await take(watch, 10)).toEqual([]);
+    expect(watch.error && isStatusError(watch.error) && watch.error.status, String(watch.error)).toMatchObject({ code: 410, reason: 'Expired', message: 'The resourceVersion for the provided watch is too old.' });
   });
 
   it('pages with one etcd range per page: remainingItemCount comes from that range, as in kube', async () => {

@@ -99,7 +99,9 @@ export class RevisionWatcher {
   private onWatchError(err: Error): void {
     if (this.closed) return;
     this.closed = true;
-    const compacted = /compact/i.test(err.message);
+    // etcd cancels a watch whose start revision was compacted with its compact_revision and no cancel_reason:
+    // the etcd3 client reports that as "Watcher canceled: " (other cancels carry their reason).
+    const compacted = /compact/i.test(err.message) || /^Watcher canceled:\s*$/.test(err.message);
     this.handlers.onError(compacted ? new CompactedError(this.delivered + 1, 0) : err);
   }
 }
