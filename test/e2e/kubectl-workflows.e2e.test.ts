@@ -144,6 +144,26 @@ spec:
     expect(Object.keys(status).sort()).toEqual(['conditions', 'observedGeneration']);
   });
 
+  it('refuses unknown fields in kube\'s words: a body cannot be handled as its kind, a patch is invalid', async () => {
+    const manifest = `apiVersion: v1
+kind: ConfigMap
+metadata: {name: strict, namespace: ${ns}}
+spec: {foo: 1}
+data: {a: "1"}
+`;
+    const created = await k(['apply', '-f', '-'], manifest);
+    expect(created.code).toBe(1);
+    expect(created.stderr).toContain('Error from server (BadRequest): error when creating "STDIN": ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "spec"');
+    await ok(['create', 'configmap', 'strict', '-n', ns]);
+    // kubectl patch sends no fieldValidation (the server warns); a client asking for Strict gets the patchers' 422.
+    const warned = await k(['patch', 'configmap', 'strict', '-n', ns, '-p', '{"spec":{"foo":1}}']);
+    expect(warned.stderr).toContain('Warning: unknown field "spec"');
+    const patched = await stack.request('PATCH', `/api/v1/namespaces/${ns}/configmaps/strict?fieldValidation=Strict`, { body: '{"spec":{"foo":1}}', headers: { 'Content-Type': 'application/strategic-merge-patch+json' } });
+    expect(patched.status).toBe(422);
+    // GroupKind{} prints as nothing: kube's message starts with a space.
+    expect(patched.json<Json>().message).toBe(' "" is invalid: patch: Invalid value: "map[spec:map[foo:1]]": strict decoding error: unknown field "spec"');
+  });
+
   it('refuses to replace an object that was deleted and recreated since the manifest was read (uid precondition)', async () => {
     const old = await ok(['create', 'configmap', 'swapped', '--from-literal=a=1', '-n', ns, '-o', 'yaml']);
     await ok(['delete', 'configmap', 'swapped', '-n', ns]);

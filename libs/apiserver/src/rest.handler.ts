@@ -226,7 +226,8 @@ export class RestHandler implements WriteTarget {
       const current = cur as KubeObject;
       const patched = this.applyPatch(current, patchType, patch);
       if (patchType === 'strategic') this.checkStrategicResult(patched, patch);
-      const obj = this.decode(patched, ctx, opts, true);
+      // A strict decoding error names the patch as kube's patchers do: the strategic patch as Go prints its map, else the patched JSON.
+      const obj = this.decode(patched, ctx, opts, true, patchType === 'strategic' ? goSprintValue(patch) : undefined);
       // A patch that carries no resourceVersion is unconditional: it applies to whatever is current.
       if (!obj.metadata.resourceVersion || !this.patchSetsResourceVersion(patch)) obj.metadata.resourceVersion = current.metadata.resourceVersion;
       return obj;
@@ -512,7 +513,7 @@ export class RestHandler implements WriteTarget {
    * Checks apiVersion/kind and the JSON types of metadata, fills type meta, applies fieldValidation (unknown
    * fields are pruned or refused). `patched`: the body is a patch's result (kube reports its decode errors apart).
    */
-  decode(body: JsonValue, ctx: RequestContext, opts: WriteOptions, patched = false): KubeObject {
+  decode(body: JsonValue, ctx: RequestContext, opts: WriteOptions, patched = false, patchValue?: string): KubeObject {
     if (!isObject(body)) throw Errors.badRequest(`the body of the request was in an unknown format - expected a ${this.def.kind} object`);
     const obj = body as unknown as KubeObject;
     if (obj.apiVersion !== undefined && obj.apiVersion !== this.apiVersion) {
@@ -526,7 +527,7 @@ export class RestHandler implements WriteTarget {
     obj.apiVersion = this.apiVersion;
     obj.kind = this.def.kind;
     obj.metadata = obj.metadata ?? {};
-    this.checkFields(obj, ctx, opts.fieldValidation);
+    this.checkFields(obj, ctx, opts.fieldValidation, patched ? (patchValue ?? JSON.stringify(obj)) : undefined);
     return obj;
   }
 
@@ -572,11 +573,17 @@ export class RestHandler implements WriteTarget {
     if (err) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', goSprintValue(patch), err)]);
   }
 
-  private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation): void {
+  /**
+   * Unknown fields under fieldValidation: Strict fail as kube words a decoding error: transformDecodeError's 400 for a
+   * body, the patchers' 422 on the field "patch" for a patch's result (`patchValue`).
+   */
+  private checkFields(obj: KubeObject, ctx: RequestContext, mode: FieldValidation, patchValue?: string): void {
     const unknown = this.unknownFields(obj);
     if (!unknown.length || mode === 'Ignore') return;
     if (mode === 'Strict') {
-      throw Errors.badRequest(`strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`);
+      const err = `strict decoding error: ${unknown.map((f) => `unknown field "${f}"`).join(', ')}`;
+      if (patchValue !== undefined) throw Errors.invalid({ group: '', kind: '' }, '', [FieldError.invalid('patch', patchValue, err)]);
+      throw Errors.badRequest(`${this.def.kind} in version ${JSON.stringify(this.def.version)} cannot be handled as a ${this.def.kind}: ${err}`);
     }
     for (const f of unknown) ctx.warnings.push(`unknown field "${f}"`);
   }
