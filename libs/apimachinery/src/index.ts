@@ -18,3 +18,4 @@ export * from './stable-json';
 export * from './quantity';
 export * from './go-json.typecheck';
 export * from './go-json.schema';
+export { goJsonSyntaxError, goQuoteChar } from './go-json.syntax';

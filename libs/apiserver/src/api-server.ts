@@ -11,7 +11,7 @@ import { STORAGE_OBJECTS_HEADER } from './flowcontrol/flowcontrol.types';
 import type { Impersonator } from './filters/with-impersonation';
 import { closeGracefully, listenHttps, type SecureServer } from './https.listener';
 import { BACKEND_HTTP2, type Http2ServingOptions } from './http2.serving';
-import { bodyFormat, decodeBody, readBody } from './body.reader';
+import { bodyFormat, decodeBody, decodePatchBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
 import { HealthChecks, type HealthEndpoint } from './health.checks';
 import { negotiate, PARTIAL_METADATA_LIST_V1, PARTIAL_METADATA_V1, TABLE_V1, TABLE_V1BETA1, type Negotiated } from './negotiation';
@@ -492,7 +492,7 @@ export class GenericApiServer {
         const type = PATCH_CONTENT_TYPES[(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase()];
         if (!type) throw Errors.unsupportedMediaType(req.headers['content-type'] ?? '', h.acceptedPatchTypes);
         const raw = await readBody(req);
-        const patch = decodeBody(raw, type === 'apply' ? 'yaml' : 'json');
+        const patch = type === 'apply' ? decodeBody(raw, 'yaml') : decodePatchBody(raw, type, write.fieldValidation);
         if (type === 'apply') {
           const { object, created } = await h.apply(ctx, ns, info.name, patch, write, info.subresource);
           return this.respond(res, created ? 201 : 200, h, object, negotiated, query, ctx);

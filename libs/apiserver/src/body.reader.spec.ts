@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { isStatusError } from '@kube/apimachinery';
-import { decodeBody, readBody } from './body.reader';
+import { decodeBody, decodePatchBody, readBody } from './body.reader';
 
 function request(body: Buffer, headers: Record<string, string> = {}): IncomingMessage {
   const r = Readable.from([body]) as unknown as IncomingMessage;
@@ -69,5 +69,25 @@ describe('decodeBody: a create or update body that is no JSON (transformDecodeEr
 
   it('keeps the generic message where no kind is decoded into (patches)', () => {
     expect(message('apiVersion: v1')).toMatch(/^the request body could not be decoded: /);
+  });
+});
+
+describe('decodePatchBody', () => {
+  const message = (text: string, type: 'json' | 'merge' | 'strategic', fieldValidation = 'Warn'): string | undefined => {
+    try {
+      decodePatchBody(Buffer.from(text), type, fieldValidation);
+      return undefined;
+    } catch (err) {
+      return isStatusError(err) ? `${err.code} ${err.status.message}` : String(err);
+    }
+  };
+
+  // kube's patch.go: encoding/json's error, prefixed for JSON and merge patches, bare for strategic ones.
+  it('answers a body that is no JSON as kube does for its patch type', () => {
+    expect(message('{bad', 'merge')).toBe("400 error decoding patch: invalid character 'b' looking for beginning of object key string");
+    expect(message('[bad', 'json')).toBe("400 error decoding patch: invalid character 'b' looking for beginning of value");
+    expect(message('{bad', 'strategic')).toBe("400 invalid character 'b' looking for beginning of object key string");
+    expect(message('{bad', 'merge', 'Ignore')).toBe('400 Invalid JSON Patch');
+    expect(decodePatchBody(Buffer.from('{"a":1}'), 'merge', 'Warn')).toEqual({ a: 1 });
   });
 });

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { decodeKubeProtobuf, Errors, isKubeProtobuf, type JsonValue } from '@kube/apimachinery';
+import { decodeKubeProtobuf, Errors, goJsonSyntaxError, isKubeProtobuf, type JsonValue } from '@kube/apimachinery';
 
 /** kube-apiserver's MaxRequestBodyBytes. */
 export const MAX_REQUEST_BODY_BYTES = 3 * 1024 * 1024;
@@ -62,20 +62,9 @@ export function checkNesting(text: string, max = MAX_NESTING_DEPTH): void {
   }
 }
 
-/** Go's quoteChar, as encoding/json's syntax errors quote the offending character. */
-function goQuoteChar(c: string): string {
-  if (c === "'") return `'\\''`;
-  if (c === '"') return `'"'`;
-  const quoted = JSON.stringify(c);
-  return `'${quoted.slice(1, -1)}'`;
-}
-
-/** encoding/json's error for text JSON.parse refused (the leading-character and truncation cases exactly). */
-function goJsonError(text: string, err: Error): string {
-  const first = text.trimStart()[0];
-  if (first === undefined || /Unexpected end of JSON input/.test(err.message)) return 'unexpected end of JSON input';
-  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character ${goQuoteChar(first)} looking for beginning of value`;
-  return err.message;
+/** encoding/json's error for text JSON.parse refused, as Go's scanner words it. */
+function goJsonError(raw: Buffer): string {
+  return goJsonSyntaxError(raw) ?? 'unexpected end of JSON input';
 }
 
 /** runtime's summarizeData: a JSON object's first bytes as text, anything else's in hex. */
@@ -103,13 +92,31 @@ export function decodeBody(raw: Buffer, format: BodyFormat, into?: string): Json
       return JSON.parse(text) as JsonValue;
     } catch (err) {
       if (format === 'json' && into) {
-        const cause = `couldn't get version/kind; json parse error: ${goJsonError(text, err as Error)}`;
+        const cause = `couldn't get version/kind; json parse error: ${goJsonError(raw)}`;
         throw Errors.badRequest(`the object provided is unrecognized (must be of type ${into}): ${cause} (${summarizeBody(raw)})`);
       }
       if (format === 'json') throw Errors.badRequest(`the request body could not be decoded: ${(err as Error).message}`);
     }
   }
   return decodeYaml(text);
+}
+
+/**
+ * A JSON, merge or strategic merge patch body. Text that is no JSON gets kube's 400 for that patch type (patch.go):
+ * "error decoding patch: " and encoding/json's error for JSON and merge patches (a merge patch with
+ * fieldValidation=Ignore goes to json-patch's MergePatch, whose error is "Invalid JSON Patch"), the bare error for
+ * strategic ones.
+ */
+export function decodePatchBody(raw: Buffer, type: 'json' | 'merge' | 'strategic', fieldValidation: string): JsonValue {
+  try {
+    return decodeBody(raw, 'json');
+  } catch (err) {
+    const syntax = raw.toString('utf8').trim() ? goJsonSyntaxError(raw) : undefined;
+    if (!syntax) throw err;
+    if (type === 'strategic') throw Errors.badRequest(syntax);
+    if (type === 'merge' && fieldValidation === 'Ignore') throw Errors.badRequest('Invalid JSON Patch');
+    throw Errors.badRequest(`error decoding patch: ${syntax}`);
+  }
 }
 
 function decodeYaml(text: string): JsonValue {
