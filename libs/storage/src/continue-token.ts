@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import { Errors, GO_INT64, GO_STRING, goDecodeError, goStruct } from '@kube/apimachinery';
+import { Errors, GO_INT64, GO_STRING, goDecodeError, goJsonSyntaxError, goStruct } from '@kube/apimachinery';
 
 /** The decoded form of a list continue token (kube's metav1 continue token). */
 export interface ContinueToken {
@@ -40,25 +40,6 @@ function base64Error(value: string): string | undefined {
 
 const WIRE_TYPE = goStruct('storage.continueToken', { v: GO_STRING, rv: GO_INT64, start: GO_STRING });
 
-const GO_ESCAPES: Record<number, string> = { 0x07: '\\a', 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0b: '\\v', 0x0c: '\\f', 0x0d: '\\r', 0x5c: '\\\\' };
-
-/** Go's quoteChar of the byte encoding/json stopped at (strconv.Quote of that rune, in single quotes). */
-function goQuoteByte(b: number): string {
-  if (b === 0x27) return `'\\''`;
-  if (b === 0x22) return `'"'`;
-  const hex = b.toString(16).padStart(2, '0');
-  const quoted = GO_ESCAPES[b] ?? (b < 0x20 || b === 0x7f ? `\\x${hex}` : b >= 0x80 && (b < 0xa1 || b === 0xad) ? `\\u00${hex}` : String.fromCharCode(b));
-  return `'${quoted}'`;
-}
-
-/** encoding/json's error for bytes that are no JSON: the leading-byte and truncation cases as Go words them. */
-function goJsonError(data: Buffer): string {
-  const first = data.find((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
-  if (first === undefined) return 'unexpected end of JSON input';
-  if (!/[{["\-0-9tfn]/.test(String.fromCharCode(first))) return `invalid character ${goQuoteByte(first)} looking for beginning of value`;
-  return 'unexpected end of JSON input';
-}
-
 export function decodeContinueToken(value: string): ContinueToken {
   const b64 = base64Error(value);
   if (b64) throw invalid(`: ${b64}`);
@@ -67,7 +48,7 @@ export function decodeContinueToken(value: string): ContinueToken {
   try {
     parsed = JSON.parse(data.toString('utf8'));
   } catch {
-    throw invalid(`: ${goJsonError(data)}`);
+    throw invalid(`: ${goJsonSyntaxError(data) ?? 'unexpected end of JSON input'}`);
   }
   const typeError = goDecodeError(parsed, WIRE_TYPE);
   if (typeError) throw invalid(`: ${typeError}`);
