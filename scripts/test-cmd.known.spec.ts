@@ -22,6 +22,21 @@ describe('test-cmd known differences', () => {
     ]);
   });
 
+  it('counts the bullets of a sub-heading naming a kubectl version only for that kubectl', () => {
+    const md = [
+      "## kubectl's command tests that cannot pass",
+      '* `run_a_tests`: any kubectl',
+      '### Only with kubectl 1.27',
+      '* `run_b_tests`: kubectl 1.27 lacks a flag',
+      '### Scripts older than kubectl 1.33',
+      '* `run_c_tests`: any kubectl again',
+      '## Next',
+      '* `run_d_tests`: after the section',
+    ].join('\n');
+    expect([...knownTestCmdDifferences(md, '1.27').keys()]).toEqual(['run_a_tests', 'run_b_tests', 'run_c_tests']);
+    expect([...knownTestCmdDifferences(md, '1.33').keys()]).toEqual(['run_a_tests', 'run_c_tests']);
+  });
+
   it('docs/differences.md has the section, each entry with a reason', () => {
     const known = knownTestCmdDifferences(readFileSync(join(__dirname, '..', 'docs', 'differences.md'), 'utf8'));
     for (const [name, why] of known) expect(why, name).not.toBe('');

@@ -13,9 +13,14 @@
  *   TEST_CMD_LOGS      where each function's full log goes (default: the run's temporary directory)
  *   TEST_CMD_TIMEOUT   seconds per function (run.sh's default 120)
  *   KUBE_TEST_CMD_KEEP=1  keep the temporary directory (stack log, logs) after the run
+ *
+ * The stack is set up as hack/make-rules/test-cmd.sh sets up kube-apiserver for the suite: its static token file,
+ * `--authorization-mode=RBAC,AlwaysAllow` (an AuthorizationConfiguration with those two authorizers, unless the caller
+ * set KUBE_AUTHORIZATION_MODE or KUBE_AUTHORIZATION_CONFIG) and the Node `127.0.0.1` its create_node makes, as no
+ * kubelet runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -63,6 +68,35 @@ function kubectlBin(dir: string, kubectl: string): string {
   return bin;
 }
 
+/** test-cmd.sh's AUTHORIZATION_MODE="RBAC,AlwaysAllow" ("Include RBAC (to exercise bootstrapping), and AlwaysAllow to allow all actions"). */
+const TEST_CMD_AUTHORIZATION = `apiVersion: apiserver.config.k8s.io/v1
+kind: AuthorizationConfiguration
+authorizers:
+- type: RBAC
+  name: rbac
+- type: AlwaysAllow
+  name: alwaysallow
+`;
+
+/** test-cmd.sh's create_node: the Node its tests name, which no kubelet registers here. */
+const TEST_CMD_NODE = JSON.stringify({ kind: 'Node', apiVersion: 'v1', metadata: { name: '127.0.0.1' }, status: { capacity: { memory: '1Gi' } } });
+
+/**
+ * The minor version (`1.27`) of the kubectl run.sh runs, for the differences that only it has: the one on `env`'s
+ * PATH, or the `.1.33` binary beside it where the machine's kubectl is a version dispatcher (run.sh's prepare_run).
+ */
+function kubectlMinor(env: NodeJS.ProcessEnv): string | undefined {
+  const found = spawnSync('bash', ['-c', 'kc=$(readlink -f "$(command -v kubectl)"); [[ -x ${kc}.1.33 ]] && kc=${kc}.1.33; echo "$kc"'], { env, encoding: 'utf8' }).stdout.trim();
+  if (!found) return undefined;
+  const out = spawnSync(found, ['version', '--client', '-o', 'json'], { env, encoding: 'utf8' }).stdout;
+  try {
+    const v = (JSON.parse(out) as { clientVersion?: { major?: string; minor?: string } }).clientVersion;
+    return v?.major && v.minor ? `${v.major}.${v.minor.replace(/\D+$/, '')}` : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function main(): Promise<number> {
   const suite = resolve(process.env.KUBE_TEST_CMD_DIR ?? join(ROOT, '..', 'shared', 'conformance', 'test-cmd'));
   const driver = join(suite, 'run.sh');
@@ -70,12 +104,18 @@ async function main(): Promise<number> {
     console.error(`test-cmd: ${driver} is missing; set KUBE_TEST_CMD_DIR to the directory holding kubectl's command tests (run.sh)`);
     return 2;
   }
-  const known = knownTestCmdDifferences(readFileSync(join(ROOT, 'docs', 'differences.md'), 'utf8'));
   const work = mkdtempSync(join(tmpdir(), 'kube-ts-test-cmd-'));
   const logs = process.env.TEST_CMD_LOGS ?? join(work, 'logs');
   const env: NodeJS.ProcessEnv = { ...process.env, TEST_CMD_LOGS: logs };
   const kubectl = process.env.KUBECTL;
   if (kubectl && kubectl !== 'kubectl') env.PATH = `${kubectlBin(work, kubectl)}${delimiter}${process.env.PATH ?? ''}`;
+  const minor = kubectlMinor(env);
+  const known = knownTestCmdDifferences(readFileSync(join(ROOT, 'docs', 'differences.md'), 'utf8'), minor);
+  if (!process.env.KUBE_AUTHORIZATION_MODE && !process.env.KUBE_AUTHORIZATION_CONFIG) {
+    const authz = join(work, 'authorization-config.yaml');
+    writeFileSync(authz, TEST_CMD_AUTHORIZATION);
+    process.env.KUBE_AUTHORIZATION_CONFIG = authz;
+  }
 
   // The launcher passes its environment to the API servers: the front door reads test-cmd's token file.
   process.env.KUBE_TOKEN_AUTH_FILE = join(suite, 'hack', 'testdata', 'auth-tokens.csv');
@@ -90,7 +130,9 @@ async function main(): Promise<number> {
   try {
     stack = await launchStack(join(work, 'local'), stackLog);
     env.KUBECONFIG = join(stack.dir, 'kubeconfig');
-    console.log(`test-cmd: stack ready at ${stack.url}; running ${driver} with ${kubectl ?? 'kubectl'}`);
+    const node = spawnSync('kubectl', ['create', '-f', '-'], { env, input: TEST_CMD_NODE, encoding: 'utf8' });
+    if (node.status !== 0) throw new Error(`creating test-cmd's Node 127.0.0.1: ${node.stderr.trim()}`);
+    console.log(`test-cmd: stack ready at ${stack.url}; running ${driver} with ${kubectl ?? 'kubectl'} (${minor ?? 'version unknown'})`);
     const child = spawn('bash', [driver, ...process.argv.slice(2)], { cwd: suite, env, stdio: ['ignore', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
