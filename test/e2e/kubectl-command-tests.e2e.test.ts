@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubectlSession } from '../support/kubectl.session';
+import { until } from '../support/until';
 import { startCoreApi, startStack, type CoreApiHarness, type StackHarness } from '../support/core-api.harness';
 
 describe('kubectl command-test behaviours', () => {
@@ -130,7 +131,7 @@ describe('kubectl command-test behaviours', () => {
 
 describe('kubectl command-test behaviours through the front door', () => {
   let stack: StackHarness;
-  const { ok } = kubectlSession('1.33', () => stack.kubeconfig);
+  const { k, ok } = kubectlSession('1.33', () => stack.kubeconfig);
 
   beforeAll(async () => {
     stack = await startStack();
@@ -143,6 +144,19 @@ describe('kubectl command-test behaviours through the front door', () => {
   it('carries impersonated groups to the backend as sent, commas and all (authorization.sh: --as-group=,,,chameleon)', async () => {
     const review = JSON.parse(await ok(['auth', 'whoami', '-o', 'json', '--as=user1', '--as-group=group2', '--as-group=group1', '--as-group=,,,chameleon'])) as { status: { userInfo: { username: string; groups: string[] } } };
     expect(review.status.userInfo).toMatchObject({ username: 'user1', groups: ['group2', 'group1', ',,,chameleon', 'system:authenticated'] });
+  });
+
+  it("applies a List of custom resources that keep unknown fields, twice (crd.sh: kubectl validated against our v2 schema and sent a strategic merge patch)", async () => {
+    const crd = { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', metadata: { name: 'foos.company.com' }, spec: { group: 'company.com', scope: 'Namespaced', names: { plural: 'foos', kind: 'Foo' }, versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }] } };
+    await ok(['create', '-f', '-'], JSON.stringify(crd));
+    await ok(['wait', '--for=condition=Established', 'crd/foos.company.com', '--timeout=60s']);
+    const list = (someField: string): string => JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [{ apiVersion: 'company.com/v1', kind: 'Foo', metadata: { name: 'test-list', namespace: 'default' }, someField, otherField: 'field2' }] });
+    // kubectl finds the new kind in discovery and OpenAPI when they have caught up.
+    expect(await until(async () => (await k(['apply', '-f', '-'], list('field1'))).code === 0, 30_000)).toBe(true);
+    const again = await k(['apply', '-f', '-'], list('modifiedField'));
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('warning');
+    expect(await ok(['get', 'foos', 'test-list', '-n', 'default', '-o', 'jsonpath={.someField}'])).toBe('modifiedField');
   });
 
   it('indents JSON for curl, Wget and browsers or ?pretty=true, as kube-apiserver does; /version always (authorization.sh greps `"allowed": true`)', async () => {

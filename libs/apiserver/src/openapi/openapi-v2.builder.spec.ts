@@ -64,6 +64,10 @@ describe('buildOpenApiV2', () => {
     // No schema, no strategic merge patch (RestHandler answers 415).
     const cmPatch = swagger.paths['/api/v1/namespaces/{namespace}/configmaps/{name}'].patch;
     expect(cmPatch?.consumes).not.toContain('application/strategic-merge-patch+json');
+    // Nor for a custom resource, schema or not (kube's CRD builder lists JSON and merge patch; test-cmd's crd.sh
+    // got a 415 from kubectl apply's strategic merge patch).
+    const custom = buildOpenApiV2([{ ...leases, group: 'company.com', disableStrategicMergePatch: true }]);
+    expect(custom.paths['/apis/company.com/v1/namespaces/{namespace}/leases/{name}'].patch?.consumes).toEqual(['application/json-patch+json', 'application/merge-patch+json']);
     const list = swagger.paths['/api/v1/namespaces/{namespace}/configmaps'].get;
     expect(list?.parameters?.find((p) => p.name === 'limit')).toEqual(expect.objectContaining({ in: 'query', type: 'integer' }));
     expect(list?.responses['200'].schema).toEqual({ $ref: '#/definitions/io.k8s.api.core.v1.ConfigMapList' });
@@ -74,6 +78,24 @@ describe('toV2Schema', () => {
   it('keeps extensions, defaults and enums untouched', () => {
     const schema = { type: 'string' as const, enum: ['A', 'B'], default: 'A', 'x-kubernetes-list-type': 'atomic' as const };
     expect(toV2Schema(schema)).toEqual(schema);
+  });
+
+  it("publishes a kind that keeps unknown fields at its root as a bare object, and drops what kubectl breaks on beside unknown fields (apiextensions' v2 rules)", () => {
+    const gvk = [{ group: 'company.com', version: 'v1', kind: 'Foo' }];
+    const root = { type: 'object' as const, 'x-kubernetes-preserve-unknown-fields': true, properties: { apiVersion: { type: 'string' as const }, metadata: { $ref: '#/components/schemas/M' } }, 'x-kubernetes-group-version-kind': gvk };
+    expect(toV2Schema(root)).toEqual({ type: 'object', 'x-kubernetes-group-version-kind': gvk });
+    const nested = toV2Schema({
+      type: 'object',
+      properties: {
+        free: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { a: { type: 'string' } }, description: 'd' },
+        list: { type: 'array', 'x-kubernetes-preserve-unknown-fields': true, items: { type: 'string' } },
+        plain: { type: 'object', properties: { b: { type: 'integer' } } },
+      },
+    });
+    expect(nested).toEqual({
+      type: 'object',
+      properties: { free: { 'x-kubernetes-preserve-unknown-fields': true, description: 'd' }, list: { 'x-kubernetes-preserve-unknown-fields': true }, plain: { type: 'object', properties: { b: { type: 'integer' } } } },
+    });
   });
 
   it('converts additionalProperties and items recursively', () => {

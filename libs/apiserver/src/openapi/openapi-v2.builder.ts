@@ -92,19 +92,36 @@ export function groupVersionsOf(resources: readonly ResourceDefinition[]): Group
  * keywords are dropped. oneOf between primitives (IntOrString, Quantity) becomes type string, kube's v2 form.
  */
 export function toV2Schema(schema: JSONSchemaProps): JSONSchemaProps {
-  const { allOf, oneOf, anyOf, not: _not, nullable: _nullable, properties, items, additionalProperties, ...rest } = schema;
+  const gvk = schema['x-kubernetes-group-version-kind'];
+  // A kind whose whole object keeps unknown fields is a bare object in v2 (apiextensions' buildKubeNative: not even
+  // apiVersion, kind and metadata, or kubectl's client-side validation refuses every field it does not see).
+  if (gvk && schema['x-kubernetes-preserve-unknown-fields'] === true) return { type: 'object', 'x-kubernetes-group-version-kind': gvk };
+  return v2Node(schema);
+}
+
+function v2Node(schema: JSONSchemaProps): JSONSchemaProps {
+  const { allOf, oneOf, anyOf, not: _not, nullable: _nullable, ...kept } = schema;
+  let { properties, items, additionalProperties, ...rest } = kept;
+  // apiextensions' ToStructuralOpenAPIV2: kubectl breaks on properties or items beside unknown fields, on an array
+  // without items, and on an object type that keeps unknown fields.
+  if (rest['x-kubernetes-preserve-unknown-fields'] === true) {
+    properties = undefined;
+    items = undefined;
+    if (rest.type === 'object') delete rest.type;
+  }
+  if (rest.type === 'array' && !items) delete rest.type;
   const out: JSONSchemaProps = { ...rest };
   if (rest.$ref) out.$ref = toV2Ref(rest.$ref);
   const wrapped = singleRef(allOf);
   if (wrapped && !rest.$ref && !rest.type && !properties) out.$ref = toV2Ref(wrapped);
-  else if (allOf) out.allOf = allOf.map(toV2Schema);
+  else if (allOf) out.allOf = allOf.map(v2Node);
   if (!out.type && !out.$ref) {
     const primitive = primitiveAlternative(oneOf ?? anyOf);
     if (primitive) out.type = primitive;
   }
-  if (properties) out.properties = mapValues(properties, toV2Schema);
-  if (items) out.items = toV2Schema(items);
-  if (additionalProperties !== undefined) out.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : toV2Schema(additionalProperties);
+  if (properties) out.properties = mapValues(properties, v2Node);
+  if (items) out.items = v2Node(items);
+  if (additionalProperties !== undefined) out.additionalProperties = typeof additionalProperties === 'boolean' ? additionalProperties : v2Node(additionalProperties);
   return out;
 }
 

@@ -21,10 +21,11 @@ export const WATCH_MEDIA_TYPES: readonly string[] = ['application/json;stream=wa
 
 /**
  * Patch bodies a resource accepts, mirroring RestHandler: strategic merge patch needs a schema (its patch
- * merge keys). kubectl apply picks strategic merge only when the PATCH operation lists it.
+ * merge keys) and is never taken by custom resources (disableStrategicMergePatch, a 415 as kube answers). kubectl
+ * apply picks strategic merge only when the PATCH operation lists it.
  */
 export function patchMediaTypes(def: ResourceDefinition): string[] {
-  return ['application/json-patch+json', 'application/merge-patch+json', ...(def.schema ? ['application/strategic-merge-patch+json'] : [])];
+  return ['application/json-patch+json', 'application/merge-patch+json', ...(def.schema && !def.disableStrategicMergePatch ? ['application/strategic-merge-patch+json'] : [])];
 }
 
 /** What every operation of one resource shares. */
