@@ -127,14 +127,18 @@ describe('core-api over HTTPS', () => {
     expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/fin')).status).toBe(404);
   });
 
-  it('creates on PUT only where kube\'s strategy allows it (leases, RBAC, services…), not ConfigMaps, Secrets, Pods, Nodes…', async () => {
+  it('creates on PUT only where kube\'s strategy allows it (leases, RBAC, services, RuntimeClasses…), not ConfigMaps, Secrets, Pods, Nodes, PDBs…', async () => {
     const missing = await api.request('PUT', '/api/v1/namespaces/default/configmaps/put-new', { body: cm('put-new') });
     expect(missing.status).toBe(404);
     expect(missing.json()).toMatchObject({ reason: 'NotFound', message: 'configmaps "put-new" not found', details: { name: 'put-new', kind: 'configmaps' } });
     const node = await api.request('PUT', '/api/v1/nodes/put-new', { body: JSON.stringify({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'put-new' } }) });
     expect(node.status).toBe(404);
+    const pdb = await api.request('PUT', '/apis/policy/v1/namespaces/default/poddisruptionbudgets/put-new', { body: JSON.stringify({ apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'put-new' }, spec: { minAvailable: 1 } }) });
+    expect(pdb.status).toBe(404);
     const lease = await api.request('PUT', '/apis/coordination.k8s.io/v1/namespaces/default/leases/put-new', { body: JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'put-new' } }) });
     expect(lease.status).toBe(201);
+    const runtimeClass = await api.request('PUT', '/apis/node.k8s.io/v1/runtimeclasses/put-new', { body: JSON.stringify({ apiVersion: 'node.k8s.io/v1', kind: 'RuntimeClass', metadata: { name: 'put-new' }, handler: 'runc' }) });
+    expect(runtimeClass.status).toBe(201);
   });
 
   it('serves discovery, aggregated discovery with ETag/304, version, health and metrics', async () => {

@@ -31,7 +31,7 @@ function webhookConfigurationResource(mutating: boolean): ResourceDefinition {
     categories: ['api-extensions'],
     // kube's key layout: /registry/<resource>/<name>
     storagePrefix: `${kind.toLowerCase()}s`,
-    strategy: { default: defaultWebhookConfiguration(mutating), validate, validateUpdate: validate },
+    strategy: { default: defaultWebhookConfiguration(mutating), validate, validateUpdate: validate, allowCreateOnUpdate: false },
     tableColumns: [{ name: 'Webhooks', type: 'integer', description: 'Webhooks is a list of webhooks and the affected resources and operations.', cell: (obj: KubeObject) => ((obj as WebhookConfiguration).webhooks ?? []).length }],
   };
 }
@@ -51,6 +51,7 @@ export const validatingAdmissionPoliciesResource: ResourceDefinition = {
   storagePrefix: 'validatingadmissionpolicies',
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     default: defaultValidatingAdmissionPolicy,
     validate: validateValidatingAdmissionPolicy,
     validateUpdate: validateValidatingAdmissionPolicy,
@@ -76,7 +77,7 @@ export const validatingAdmissionPolicyBindingsResource: ResourceDefinition = {
   namespaced: false,
   categories: ['api-extensions'],
   storagePrefix: 'validatingadmissionpolicybindings',
-  strategy: { default: defaultValidatingAdmissionPolicyBinding, validate: validateValidatingAdmissionPolicyBinding, validateUpdate: validateValidatingAdmissionPolicyBinding },
+  strategy: { default: defaultValidatingAdmissionPolicyBinding, validate: validateValidatingAdmissionPolicyBinding, validateUpdate: validateValidatingAdmissionPolicyBinding, allowCreateOnUpdate: false },
   tableColumns: [
     { name: 'PolicyName', type: 'string', description: 'PolicyName references a ValidatingAdmissionPolicy name which the ValidatingAdmissionPolicyBinding binds to.', cell: (obj: KubeObject) => (obj as ValidatingAdmissionPolicyBinding).spec?.policyName ?? '' },
     { name: 'ParamRef', type: 'string', description: 'paramRef specifies the parameter resource used to configure the admission control policy.', cell: (obj: KubeObject) => paramRef(obj as ValidatingAdmissionPolicyBinding) },

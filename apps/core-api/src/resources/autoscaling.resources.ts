@@ -464,6 +464,7 @@ export const horizontalPodAutoscalersV2Resource: ResourceDefinition = {
   ...BASE,
   version: 'v2',
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => defaultHorizontalPodAutoscalerV2(asV2(obj)),
     validate: (obj) => validateHorizontalPodAutoscaler(asV2(obj)),
   },
@@ -475,6 +476,7 @@ export const horizontalPodAutoscalersV1Resource: ResourceDefinition = {
   version: 'v1',
   conversion: v1Conversion,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => {
       ((obj as HorizontalPodAutoscalerV1).spec ??= {}).minReplicas ??= 1;
     },

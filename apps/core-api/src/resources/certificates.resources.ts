@@ -146,6 +146,7 @@ export const certificateSigningRequestsResource: ResourceDefinition = {
   namespaced: false,
   subresources: { approval: approvalSubresource, status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     prepareForCreate: (obj, ctx) => recordRequester(obj as CertificateSigningRequest, ctx),
     prepareForUpdate: (obj, old) => {
       // The spec never changes after creation.

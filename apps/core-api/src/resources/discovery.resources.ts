@@ -84,6 +84,7 @@ export const endpointSlicesResource: ResourceDefinition = {
   singular: 'endpointslice',
   namespaced: true,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => defaultEndpointSlice(obj as EndpointSlice),
     validate: (obj) => validateEndpointSlice(obj as EndpointSlice),
     validateUpdate: (obj, old) => [...validateEndpointSlice(obj as EndpointSlice), ...validateImmutableField((obj as EndpointSlice).addressType, (old as EndpointSlice).addressType, 'addressType')],

@@ -258,12 +258,14 @@ export function validatePriorityLevel(pl: PriorityLevelConfiguration): FieldErro
 }
 
 const flowSchemaStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: (obj: KubeObject) => defaultFlowSchema(obj as FlowSchema),
   validate: (obj: KubeObject) => validateFlowSchema(obj as FlowSchema),
   validateUpdate: (obj: KubeObject) => validateFlowSchema(obj as FlowSchema),
 };
 
 const priorityLevelStrategy: ResourceStrategy = {
+  allowCreateOnUpdate: false,
   default: (obj: KubeObject) => defaultPriorityLevel(obj as PriorityLevelConfiguration),
   validate: (obj: KubeObject) => validatePriorityLevel(obj as PriorityLevelConfiguration),
   validateUpdate: (obj: KubeObject) => validatePriorityLevel(obj as PriorityLevelConfiguration),

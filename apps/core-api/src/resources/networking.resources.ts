@@ -139,6 +139,7 @@ export const ingressesResource: ResourceDefinition = {
   namespaced: true,
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     validate: (obj) => validateIngress(obj as Ingress),
     validateUpdate: (obj) => validateIngress(obj as Ingress).filter((e) => !e.field.startsWith('annotations.')),
   },
@@ -193,6 +194,7 @@ export const ingressClassesResource: ResourceDefinition = {
   singular: 'ingressclass',
   namespaced: false,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => {
       const params = (obj as IngressClass).spec?.parameters;
       if (params?.kind && !params.scope) params.scope = 'Cluster';
@@ -314,6 +316,7 @@ export const networkPoliciesResource: ResourceDefinition = {
   shortNames: ['netpol'],
   namespaced: true,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => defaultNetworkPolicy(obj as NetworkPolicy),
     validate: (obj) => validateNetworkPolicy(obj as NetworkPolicy),
   },

@@ -67,6 +67,7 @@ export const podDisruptionBudgetsResource: ResourceDefinition = {
   namespaced: true,
   subresources: { status: statusSubresource((obj) => validatePodDisruptionBudgetStatus(obj as PodDisruptionBudget)) },
   strategy: {
+    allowCreateOnUpdate: false,
     prepareForCreate: (obj) => {
       (obj as PodDisruptionBudget).status = emptyStatus();
     },

@@ -77,6 +77,7 @@ export const priorityClassesResource: ResourceDefinition = {
   shortNames: ['pc'],
   namespaced: false,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => {
       (obj as PriorityClass).preemptionPolicy ??= 'PreemptLowerPriority';
     },

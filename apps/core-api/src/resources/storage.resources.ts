@@ -40,6 +40,7 @@ export const storageClassesResource: ResourceDefinition = {
   shortNames: ['sc'],
   namespaced: false,
   strategy: {
+    allowCreateOnUpdate: false,
     default: (obj) => {
       const sc = obj as StorageClass;
       sc.reclaimPolicy ??= 'Delete';
@@ -94,6 +95,7 @@ export const csiDriversResource: ResourceDefinition = {
   singular: 'csidriver',
   namespaced: false,
   strategy: {
+    allowCreateOnUpdate: false,
     // SetDefaults_CSIDriver.
     default: (obj) => {
       const spec = ((obj as CSIDriver).spec ??= {});
@@ -154,6 +156,7 @@ export const csiNodesResource: ResourceDefinition = {
   singular: 'csinode',
   namespaced: false,
   strategy: {
+    allowCreateOnUpdate: false,
     validate: (obj) => {
       const errs: FieldError[] = [];
       const seen = new Set<string>();
@@ -199,6 +202,7 @@ export const volumeAttachmentsResource: ResourceDefinition = {
   namespaced: false,
   subresources: { status: statusSubresource() },
   strategy: {
+    allowCreateOnUpdate: false,
     validate: (obj) => validateVolumeAttachment(obj as VolumeAttachment),
     validateUpdate: (obj, old) => [...validateVolumeAttachment(obj as VolumeAttachment), ...validateImmutableField((obj as VolumeAttachment).spec, (old as VolumeAttachment).spec, 'spec')],
   },
