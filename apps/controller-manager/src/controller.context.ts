@@ -1,5 +1,5 @@
 import type { GroupResource } from '@kube/apimachinery';
-import { restListerWatcher, SharedInformerFactory, type ListerWatcher, type RestClient } from '@kube/client';
+import { restListerWatcher, SharedInformerFactory, type Controller, type ListerWatcher, type RestClient } from '@kube/client';
 import type { CertificateAuthority } from '@kube/pki';
 import type { EventRecorder } from './event.recorder';
 import type { ResourceDiscovery } from './resource.discovery';
@@ -20,6 +20,8 @@ export interface ControllerContext {
 /** A controller the manager runs while it leads: `start` resolves once its first pass is done, `stop` ends it. */
 export interface ManagedController {
   readonly name: string;
+  /** Its work loop, when it has one: tests wait for a pass of a key with `controller.sync(key)`. */
+  readonly controller?: Controller;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -72,6 +72,11 @@ export class ControllerManager implements OnApplicationBootstrap, OnApplicationS
     await this.term?.started;
   }
 
+  /** This leader's running controller of that name (tests wait for its passes). */
+  controller(name: string): ManagedController | undefined {
+    return this.term?.controllers.find((c) => c.name === name);
+  }
+
   onApplicationBootstrap(): void {
     this.elector.run();
   }

@@ -28,7 +28,7 @@ function needsSigning(csr: CertificateSigningRequest): boolean {
 export class CertificateSigningController implements ManagedController {
   readonly name = 'certificatesigningrequest-signing-controller';
   private readonly logger = new Logger('CertificateSigningController');
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly csrs: SharedIndexInformer;
 
   constructor(

@@ -12,7 +12,7 @@ const CLUSTER_ROLES = { group: 'rbac.authorization.k8s.io', version: 'v1', resou
  */
 export class ClusterRoleAggregationController implements ManagedController {
   readonly name = 'clusterrole-aggregation-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
 
   constructor(private readonly ctx: ControllerContext) {
     const roles = ctx.informers.informerFor({ group: CLUSTER_ROLES.group, resource: 'clusterroles' });

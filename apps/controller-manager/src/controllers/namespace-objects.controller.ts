@@ -20,7 +20,7 @@ export interface PerNamespaceObject {
  */
 export class NamespaceObjectController implements ManagedController {
   readonly name: string;
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly namespaces: SharedIndexInformer;
   private readonly objects: SharedIndexInformer;
 

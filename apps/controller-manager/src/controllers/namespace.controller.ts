@@ -44,7 +44,7 @@ const CONCURRENT_NAMESPACE_SYNCS = 10;
  */
 export class NamespaceController implements ManagedController {
   readonly name = 'namespace-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
 
   constructor(private readonly ctx: ControllerContext) {
     const namespaces = ctx.informers.informerFor({ group: '', resource: 'namespaces' });

@@ -46,7 +46,7 @@ function releasesUsage(resource: GroupResource, old: KubeObject, obj: KubeObject
  */
 export class ResourceQuotaController implements ManagedController {
   readonly name = 'resourcequota-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly quotas: SharedIndexInformer;
   private readonly monitors: ResourceMonitors;
   private readonly usage: UsageSource;

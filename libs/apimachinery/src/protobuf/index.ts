@@ -11,3 +11,4 @@ export {
   type KubeProtobufObject,
 } from './kube-protobuf.codec';
 export { dropOmittedZeros, omitEmptyNormalizer } from './go-omitempty';
+export { goEquality, goSemanticEqual, jsonEqual, type GoEquality } from './go-equality';

@@ -1,4 +1,4 @@
-import { isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { goEquality, isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import type { InvolvedObject } from '../../event.recorder';
@@ -56,7 +56,7 @@ function targetNode(pod: Pod): string | undefined {
  */
 export class DaemonSetController implements ManagedController {
   readonly name = 'daemonset-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly sets: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
   private readonly nodes: SharedIndexInformer;
@@ -275,7 +275,7 @@ export class DaemonSetController implements ManagedController {
       ...(ds.status?.collisionCount !== undefined ? { collisionCount: ds.status.collisionCount } : {}),
       ...(ds.status?.conditions ? { conditions: ds.status.conditions } : {}),
     };
-    if (JSON.stringify(ds.status ?? {}) === JSON.stringify(status)) return;
+    if (statusEqual(ds.status, status)) return;
     try {
       await this.ctx.client.request('PUT', resourcePath(DAEMONSETS, ds.metadata.namespace, ds.metadata.name, 'status'), { body: { ...ds, apiVersion: KIND.apiVersion, kind: KIND.kind, status } });
     } catch (err) {
@@ -283,6 +283,9 @@ export class DaemonSetController implements ManagedController {
     }
   }
 }
+
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one has. */
+const statusEqual = goEquality(KIND.apiVersion, KIND.kind, 'status');
 
 function selectorOf(ds: DaemonSet): LabelSelector {
   try {

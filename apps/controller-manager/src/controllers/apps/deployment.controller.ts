@@ -1,4 +1,4 @@
-import { isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject } from '@kube/apimachinery';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import type { InvolvedObject } from '../../event.recorder';
@@ -29,7 +29,7 @@ class Requeue extends Error {}
  */
 export class DeploymentController implements ManagedController {
   readonly name = 'deployment-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly deployments: SharedIndexInformer;
   private readonly sets: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
@@ -479,9 +479,8 @@ export class DeploymentController implements ManagedController {
 
 const rsReplicasNonZero = (rs: ReplicaSet): boolean => u.rsReplicas(rs) > 0;
 
-/** Status equality, condition times included (a changed lastUpdateTime is a change). */
-function sameStatus(a: u.DeploymentStatus | undefined, b: u.DeploymentStatus): boolean {
-  const norm = (s: u.DeploymentStatus | undefined): string =>
-    JSON.stringify([s?.observedGeneration ?? 0, s?.replicas ?? 0, s?.updatedReplicas ?? 0, s?.readyReplicas ?? 0, s?.availableReplicas ?? 0, s?.unavailableReplicas ?? 0, s?.collisionCount ?? null, [...(s?.conditions ?? [])].sort((x, y) => x.type.localeCompare(y.type)).map((c) => [c.type, c.status, c.reason, c.message, c.lastUpdateTime, c.lastTransitionTime])]);
-  return norm(a) === norm(b);
-}
+/**
+ * reflect.DeepEqual of the statuses, condition times included (a changed lastUpdateTime is a change), as Go
+ * compares the structs: the stored status lacks the omitempty zeros a computed one has.
+ */
+const sameStatus = goEquality('apps/v1', 'Deployment', 'status');

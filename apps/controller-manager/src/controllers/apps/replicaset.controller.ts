@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { goEquality, isStatusError, LabelSelector, type GoEquality, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
@@ -33,6 +33,8 @@ interface Flavour {
   path: ResourcePath;
   kind: ControllerKind;
   selector(rs: ReplicaSetLike): LabelSelector;
+  /** updateReplicaSetStatus's comparison, as Go compares the structs (the stored status lacks the omitempty zeros a computed one has). */
+  statusEqual: GoEquality;
 }
 
 export const REPLICASETS: ResourcePath = { group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true };
@@ -54,6 +56,7 @@ const REPLICASET_FLAVOUR: Flavour = {
   name: 'replicaset-controller',
   path: REPLICASETS,
   kind: { apiVersion: 'apps/v1', kind: 'ReplicaSet' },
+  statusEqual: goEquality('apps/v1', 'ReplicaSet', 'status'),
   selector: (rs) =>
     cachedSelector(rs, (x) => {
       try {
@@ -68,6 +71,7 @@ const RC_FLAVOUR: Flavour = {
   name: 'replicationcontroller-controller',
   path: REPLICATIONCONTROLLERS,
   kind: { apiVersion: 'v1', kind: 'ReplicationController' },
+  statusEqual: goEquality('v1', 'ReplicationController', 'status'),
   // An RC's selector is a plain map (validation requires one): an empty map selects nothing here.
   selector: (rc) =>
     cachedSelector(rc, (x) => {
@@ -98,7 +102,7 @@ export function isPodActive(pod: Pod): boolean {
 export class ReplicaSetController implements ManagedController {
   readonly name: string;
   private readonly logger: Logger;
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly sets: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
   private readonly expectations = new ControllerExpectations();
@@ -315,15 +319,7 @@ export class ReplicaSetController implements ManagedController {
 
   /** updateReplicaSetStatus: only when something changed; one retry on a fresh read after a conflict. Returns whether the status is current. */
   private async updateStatus(rs: ReplicaSetLike, status: ReplicaSetStatus): Promise<boolean> {
-    const same = (a: ReplicaSetStatus | undefined): boolean =>
-      !!a &&
-      a.replicas === status.replicas &&
-      (a.fullyLabeledReplicas ?? 0) === status.fullyLabeledReplicas &&
-      (a.readyReplicas ?? 0) === status.readyReplicas &&
-      (a.availableReplicas ?? 0) === status.availableReplicas &&
-      a.observedGeneration === status.observedGeneration &&
-      JSON.stringify(a.conditions ?? []) === JSON.stringify(status.conditions ?? []);
-    if (same(rs.status)) return true;
+    if (rs.status && this.flavour.statusEqual(rs.status, status)) return true;
     let current: ReplicaSetLike = rs;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {

@@ -72,7 +72,7 @@ const isRunningAndReady = (pod: Pod): boolean => pod.status?.phase === 'Running'
  */
 export class StatefulSetController implements ManagedController {
   readonly name = 'statefulset-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly sets: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
   private readonly revisions: SharedIndexInformer;

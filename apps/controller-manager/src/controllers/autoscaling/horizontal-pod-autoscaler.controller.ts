@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { isStatusError, parseLabelSelector, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, parseLabelSelector, type KubeObject } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
@@ -10,6 +10,8 @@ export const HPAS: ResourcePath = { group: 'autoscaling', version: 'v2', resourc
 const POD_METRICS: ResourcePath = { group: 'metrics.k8s.io', version: 'v1beta1', resource: 'pods', namespaced: true };
 const PODS: ResourcePath = { group: '', version: 'v1', resource: 'pods', namespaced: true };
 /** kube's --horizontal-pod-autoscaler-sync-period, -tolerance and the default scale-down stabilization window. */
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one has. */
+const statusEqual = goEquality('autoscaling/v2', 'HorizontalPodAutoscaler', 'status');
 const SYNC_PERIOD_MS = 15_000;
 const TOLERANCE = 0.1;
 const DOWNSCALE_WINDOW_MS = 300_000;
@@ -55,7 +57,7 @@ function quantity(q: string | undefined): number {
  */
 export class HorizontalPodAutoscalerController implements ManagedController {
   readonly name = 'horizontal-pod-autoscaler-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly hpas: SharedIndexInformer;
   private readonly recommendations = new Map<string, Array<{ at: number; replicas: number }>>();
 
@@ -230,7 +232,7 @@ export class HorizontalPodAutoscalerController implements ManagedController {
   }
 
   private async writeStatus(hpa: Hpa, status: NonNullable<Hpa['status']>): Promise<void> {
-    if (JSON.stringify(hpa.status ?? {}) === JSON.stringify(status)) return;
+    if (statusEqual(hpa.status, status)) return;
     try {
       await this.ctx.client.request('PUT', resourcePath(HPAS, hpa.metadata.namespace, hpa.metadata.name, 'status'), { body: { ...hpa, apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', status } });
     } catch (err) {

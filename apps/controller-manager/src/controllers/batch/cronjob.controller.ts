@@ -1,4 +1,4 @@
-import { isStatusError, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, type KubeObject } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
@@ -9,6 +9,8 @@ import { finishedCondition, JOBS, type Job } from './job.controller';
 
 export const CRONJOBS: ResourcePath = { group: 'batch', version: 'v1', resource: 'cronjobs', namespaced: true };
 const KIND: ControllerKind = { apiVersion: 'batch/v1', kind: 'CronJob' };
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one has. */
+const statusEqual = goEquality(KIND.apiVersion, KIND.kind, 'status');
 const SCHEDULED_TIMESTAMP_ANNOTATION = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 
 interface JobRef {
@@ -49,7 +51,7 @@ function rfc1123z(at: number): string {
  */
 export class CronJobController implements ManagedController {
   readonly name = 'cronjob-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly cronJobs: SharedIndexInformer;
   private readonly jobs: SharedIndexInformer;
 
@@ -257,7 +259,7 @@ export class CronJobController implements ManagedController {
 
   private async writeStatus(cj: CronJob, status: CronJob['status']): Promise<void> {
     const next = { ...status, ...(status?.active?.length ? {} : { active: undefined }) };
-    if (JSON.stringify(cj.status ?? {}) === JSON.stringify(next)) return;
+    if (statusEqual(cj.status, next)) return;
     let current: CronJob = cj;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {

@@ -1,4 +1,4 @@
-import { isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { goEquality, isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
@@ -85,7 +85,7 @@ const hasTracking = (pod: Pod): boolean => !!pod.metadata.finalizers?.includes(J
  */
 export class JobController implements ManagedController {
   readonly name = 'job-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly jobs: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
   private readonly expectations = new ControllerExpectations();
@@ -408,7 +408,7 @@ export class JobController implements ManagedController {
   }
 
   private async writeStatus(job: Job, status: JobStatus): Promise<void> {
-    if (JSON.stringify(normalize(job.status ?? {})) === JSON.stringify(normalize(status))) return;
+    if (statusEqual(job.status, status)) return;
     const body = { ...job, apiVersion: KIND.apiVersion, kind: KIND.kind, status };
     try {
       const updated = await this.ctx.client.request<Job>('PUT', resourcePath(JOBS, job.metadata.namespace, job.metadata.name, 'status'), { body });
@@ -421,11 +421,8 @@ export class JobController implements ManagedController {
   }
 }
 
-function normalize(s: JobStatus): JobStatus {
-  const out = { ...s };
-  for (const k of Object.keys(out) as Array<keyof JobStatus>) if (out[k] === undefined) delete out[k];
-  return out;
-}
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one has. */
+const statusEqual = goEquality(KIND.apiVersion, KIND.kind, 'status');
 
 function minDefined(a: number | undefined, b: number | undefined): number | undefined {
   if (a === undefined) return b;

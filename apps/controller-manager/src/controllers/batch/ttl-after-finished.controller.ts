@@ -10,7 +10,7 @@ import { finishedCondition, JOBS, type Job } from './job.controller';
  */
 export class TtlAfterFinishedController implements ManagedController {
   readonly name = 'ttl-after-finished-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly jobs: SharedIndexInformer;
 
   constructor(private readonly ctx: ControllerContext) {

@@ -1,4 +1,4 @@
-import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import type { Pod } from '../../simulation/pod.lifecycle';
@@ -10,6 +10,8 @@ const ENDPOINTS: ResourcePath = { group: '', version: 'v1', resource: 'endpoints
 const MAX_CAPACITY = 1000;
 const TRUNCATED_ANNOTATION = 'endpoints.kubernetes.io/over-capacity';
 const HEADLESS_LABEL = 'service.kubernetes.io/headless';
+/** Compared as Go compares the structs: a stored object lacks the omitempty zeros a computed one may have. */
+const endpointsEqual = goEquality('v1', 'Endpoints');
 
 interface Address {
   ip: string;
@@ -35,7 +37,7 @@ interface Endpoints extends KubeObject {
  */
 export class EndpointsController implements ManagedController {
   readonly name = 'endpoints-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly services: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
 
@@ -107,7 +109,7 @@ export class EndpointsController implements ManagedController {
       metadata: { ...(current?.metadata ?? { name, namespace: ns }), labels, ...(Object.keys(annotations).length || current?.metadata.annotations ? { annotations: { ...(current?.metadata.annotations ?? {}), ...annotations } } : {}) },
       ...(wanted.length ? { subsets: wanted } : {}),
     };
-    if (current && stableStringify([current.subsets ?? [], current.metadata.labels ?? {}]) === stableStringify([wanted, labels])) return;
+    if (current && endpointsEqual({ metadata: { labels: current.metadata.labels }, subsets: current.subsets }, { metadata: { labels }, subsets: wanted })) return;
     try {
       if (current) await this.ctx.client.request('PUT', resourcePath(ENDPOINTS, ns, name), { body });
       else await this.ctx.client.request('POST', resourcePath(ENDPOINTS, ns), { body });

@@ -1,4 +1,4 @@
-import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import { newControllerRef } from '../apps/controller-ref.manager';
@@ -12,6 +12,8 @@ const SKIP_MIRROR_LABEL = 'endpointslice.kubernetes.io/skip-mirror';
 const MAX_ENDPOINTS_PER_SUBSET = 1000;
 /** Labels of an Endpoints object kube does not copy onto its mirrored slices. */
 const SKIPPED_LABELS = new Set([SKIP_MIRROR_LABEL, 'service.kubernetes.io/headless']);
+/** Compared as Go compares the structs: a stored object lacks the omitempty zeros a computed one may have. */
+const sliceEqual = goEquality('discovery.k8s.io/v1', 'EndpointSlice');
 
 interface Address {
   ip: string;
@@ -38,7 +40,7 @@ interface Slice extends KubeObject {
  */
 export class EndpointSliceMirroringController implements ManagedController {
   readonly name = 'endpointslice-mirroring-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly endpoints: SharedIndexInformer;
   private readonly services: SharedIndexInformer;
   private readonly slices: SharedIndexInformer;
@@ -98,7 +100,7 @@ export class EndpointSliceMirroringController implements ManagedController {
       for (const want of desired) {
         const idx = Math.max(0, unused.findIndex((s) => s.addressType === want.addressType && stableStringify(s.ports ?? null) === stableStringify(want.ports)));
         const current = unused.splice(idx, 1)[0] as Slice | undefined;
-        if (current && current.addressType === want.addressType && stableStringify([current.metadata.labels, current.endpoints ?? [], current.ports ?? null]) === stableStringify([labels, want.endpoints, want.ports])) continue;
+        if (current && current.addressType === want.addressType && sliceEqual({ metadata: { labels: current.metadata.labels }, endpoints: current.endpoints, ports: current.ports }, { metadata: { labels }, endpoints: want.endpoints, ports: want.ports })) continue;
         if (current && current.addressType !== want.addressType) {
           unused.push(current);
           await this.create(ns, name, svc, labels, want);

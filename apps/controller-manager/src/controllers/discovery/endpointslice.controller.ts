@@ -1,4 +1,4 @@
-import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
 import { NODES, type Node } from '../../simulation/node.simulator';
@@ -14,6 +14,8 @@ const MANAGED_BY = 'endpointslice-controller.k8s.io';
 /** kube's --max-endpoints-per-slice default. */
 export const MAX_ENDPOINTS_PER_SLICE = 100;
 const ZONE_LABEL = 'topology.kubernetes.io/zone';
+/** Compared as Go compares the structs: a stored object lacks the omitempty zeros a computed one may have. */
+const sliceEqual = goEquality('discovery.k8s.io/v1', 'EndpointSlice');
 
 interface Endpoint {
   addresses: string[];
@@ -39,7 +41,7 @@ interface EndpointSlice extends KubeObject {
  */
 export class EndpointSliceController implements ManagedController {
   readonly name = 'endpointslice-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly services: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
   private readonly nodes: SharedIndexInformer;
@@ -110,7 +112,7 @@ export class EndpointSliceController implements ManagedController {
         endpoints: want.endpoints,
         ports: want.ports,
       };
-      if (current && stableStringify([current.metadata.labels, current.endpoints ?? [], current.ports ?? null, current.addressType]) === stableStringify([labels, want.endpoints, want.ports, addressType])) continue;
+      if (current && sliceEqual({ metadata: { labels: current.metadata.labels }, addressType: current.addressType, endpoints: current.endpoints, ports: current.ports }, { metadata: { labels }, addressType, endpoints: want.endpoints, ports: want.ports })) continue;
       try {
         if (current) await this.ctx.client.request('PUT', resourcePath(ENDPOINT_SLICES, ns, current.metadata.name), { body });
         else await this.ctx.client.request('POST', resourcePath(ENDPOINT_SLICES, ns), { body });

@@ -1,4 +1,4 @@
-import { isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
+import { goEquality, isStatusError, LabelSelector, labelSelectorFromMetav1, type KubeObject, type MetaV1LabelSelector } from '@kube/apimachinery';
 import { formatTimestamp } from '@kube/apiserver';
 import { Controller, metaNamespaceKey, NAMESPACE_INDEX, resourcePath, type ReconcileResult, type ResourcePath, type SharedIndexInformer } from '@kube/client';
 import type { ControllerContext, ManagedController } from '../../controller.context';
@@ -9,6 +9,8 @@ import { PODS } from '../apps/pod.control';
 
 export const PDBS: ResourcePath = { group: 'policy', version: 'v1', resource: 'poddisruptionbudgets', namespaced: true };
 /** kube's DeletionTimeout: an evicted pod not deleted within this long counts again. */
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one has. */
+const statusEqual = goEquality('policy/v1', 'PodDisruptionBudget', 'status');
 const DELETION_TIMEOUT_MS = 2 * 60_000;
 
 const SCALABLE: Readonly<Record<string, ResourcePath>> = {
@@ -40,7 +42,7 @@ interface Pdb extends KubeObject {
  */
 export class DisruptionController implements ManagedController {
   readonly name = 'disruption-controller';
-  private readonly controller: Controller;
+  readonly controller: Controller;
   private readonly pdbs: SharedIndexInformer;
   private readonly pods: SharedIndexInformer;
 
@@ -151,7 +153,7 @@ export class DisruptionController implements ManagedController {
     const old = pdb.status?.conditions?.find((c) => c.type === 'DisruptionAllowed');
     const condition = { type: 'DisruptionAllowed', status: condStatus, observedGeneration: pdb.metadata.generation, lastTransitionTime: old?.status === condStatus ? old.lastTransitionTime : formatTimestamp(new Date()), reason, message };
     const next = { ...status, conditions: [...(pdb.status?.conditions ?? []).filter((c) => c.type !== 'DisruptionAllowed'), condition] };
-    if (JSON.stringify(pdb.status ?? {}) === JSON.stringify(next)) return;
+    if (statusEqual(pdb.status, next)) return;
     try {
       await this.ctx.client.request('PUT', resourcePath(PDBS, pdb.metadata.namespace, pdb.metadata.name, 'status'), { body: { ...pdb, apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', status: next } });
     } catch (err) {
