@@ -1,11 +1,14 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
+import { goEquality, isStatusError, stableStringify, type KubeObject } from '@kube/apimachinery';
 import { GenericApiServer, HealthChecks, type RequestContext, type ResourceDefinition } from '@kube/apiserver';
 import { Controller, ItemExponentialFailureRateLimiter, SharedInformerFactory, type ReconcileResult, type SharedIndexInformer } from '@kube/client';
 import type { CustomResourceDefinition } from '../crd/crd.types';
 import { customResourceDefinitions } from '../custom-resources/custom-resource.definitions';
 import { CLEANUP_FINALIZER, desiredStatus, terminatingStatus } from './crd.conditions';
 import { TerminatingCustomResources } from './terminating.admission';
+
+/** Compared as Go compares the structs: the stored status lacks the omitempty zeros a computed one may have. */
+const statusEqual = goEquality('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'status');
 
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_PLURAL = 'customresourcedefinitions';
@@ -99,7 +102,7 @@ export class CustomResourceDefinitionController implements OnApplicationBootstra
     // Install before Established is written: whoever sees Established can use the API at once.
     if (established && accepted) this.install({ ...crd, status });
     else this.uninstall(name);
-    if (stableStringify(status) !== stableStringify(crd.status ?? {})) await this.writeStatus(crd, status);
+    if (!statusEqual(crd.status, status)) await this.writeStatus(crd, status);
   }
 
   private async writeStatus(crd: CustomResourceDefinition, status: NonNullable<CustomResourceDefinition['status']>): Promise<void> {
