@@ -91,7 +91,7 @@ export class CoreApiModule {
             useFactory: (allocator: ServiceAllocator, authorization: AuthorizationSet, storage: Storage) => {
               const sa = options.config.server.authentication.serviceAccounts;
               const eviction = { pods: storage.resource({ group: '', resource: 'pods' }, 'pods'), podDisruptionBudgets: storage.resource({ group: 'policy', resource: 'poddisruptionbudgets' }, 'policy/poddisruptionbudgets') };
-              return buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }, sa?.signingKeyPem ? serviceAccountIssuance(options.config, storage) : undefined, eviction);
+              return buildCoreResources(allocator, authorization, { allowLoopback: options.allowLoopbackEndpoints ?? false }, sa?.signingKeyPem ? serviceAccountIssuance(options.config, storage) : undefined, eviction, { nodes: storage.resource({ group: '', resource: 'nodes' }, 'nodes'), endpoints: storage.resource({ group: '', resource: 'endpoints' }, 'endpoints') });
             },
           },
           admission: {

@@ -7,6 +7,7 @@ import { admissionregistrationV1Components, appsV1Components, authenticationV1Co
 import { clusterResources } from './resources/cluster.resources';
 import { podEvictionSubresource, type EvictionStores } from './resources/policy.resources';
 import { podBindingSubresource } from './resources/pod-binding.subresource';
+import { nodeProxySubresource, podConnectSubresources, serviceProxySubresource, type ConnectStores } from './resources/pod-connect.subresources';
 import { coreResources } from './resources';
 import { appsResources } from './resources/apps.resources';
 import { batchResources } from './resources/batch.resources';
@@ -60,6 +61,7 @@ export function buildCoreResources(
   endpoints: EndpointsPolicy = { allowLoopback: false },
   serviceAccountTokens?: { tokens: ServiceAccountTokens; stores: BoundObjectStores; authenticate: TokenAuthenticator },
   eviction?: EvictionStores,
+  connect?: ConnectStores,
 ): ResourceDefinition[] {
   const tokenReview = serviceAccountTokens ? [tokenReviewResource(serviceAccountTokens.authenticate, serviceAccountTokens.tokens.apiAudiences)] : [];
   return [...coreResources, ...rbacResources, ...flowcontrolResources, ...admissionRegistrationResources, ...authorizationResources(authorization), ...tokenReview, ...appsResources, ...batchResources, ...clusterResources].map(withSchema).map((def) => {
@@ -80,6 +82,7 @@ export function buildCoreResources(
       case 'services':
         return {
           ...def,
+          subresources: connect ? { ...def.subresources, proxy: serviceProxySubresource(connect) } : def.subresources,
           hooks: {
             beforeCreate: (svc) => allocator.allocate(svc),
             beforeUpdate: async (svc, old) => {
@@ -94,7 +97,10 @@ export function buildCoreResources(
       case 'pods':
         // Evictions honour PodDisruptionBudgets read from (and decremented in) their storage.
         // A scheduler binds through pods/binding (the simulated nodes' scheduler among them).
-        return eviction ? { ...def, subresources: { ...def.subresources, eviction: podEvictionSubresource(eviction), binding: podBindingSubresource(eviction.pods) } } : def;
+        // log, exec, attach, portforward and proxy answer as kube-apiserver does when no kubelet serves them.
+        return eviction ? { ...def, subresources: { ...def.subresources, eviction: podEvictionSubresource(eviction), binding: podBindingSubresource(eviction.pods), ...(connect ? podConnectSubresources(eviction.pods, connect) : {}) } } : def;
+      case 'nodes':
+        return connect ? { ...def, subresources: { ...def.subresources, proxy: nodeProxySubresource(connect) } } : def;
       case 'serviceaccounts':
         // TokenRequest, when this server holds the service-account signing key.
         return serviceAccountTokens ? { ...def, subresources: { ...def.subresources, token: serviceAccountTokenSubresource(serviceAccountTokens.tokens, serviceAccountTokens.stores) } } : def;

@@ -9,7 +9,7 @@ import { ApiRequest, respondWithError, type RequestHandler } from './filters/api
 import { buildHandlerChain } from './filters/handler-chain';
 import { STORAGE_OBJECTS_HEADER } from './flowcontrol/flowcontrol.types';
 import type { Impersonator } from './filters/with-impersonation';
-import { closeGracefully, listenHttps, type SecureServer } from './https.listener';
+import { closeGracefully, listenHttps, serveUpgrades, type SecureServer } from './https.listener';
 import { BACKEND_HTTP2, type Http2ServingOptions } from './http2.serving';
 import { bodyFormat, decodeBody, decodePatchBody, readBody } from './body.reader';
 import { DiscoveryDocuments } from './discovery';
@@ -253,6 +253,8 @@ export class GenericApiServer {
     this.serviceAccountInformer?.run();
     await Promise.all([...this.handlersByResource.values()].filter((h) => !h.def.source && !h.def.createOnly).map((h) => h.store.start()));
     const { server, port } = await listenHttps({ ...this.options.tls, ca: this.authn.trustedCAs }, { ...this.options, http2: this.options.http2 ?? BACKEND_HTTP2 }, (req, res) => void this.chain(new ApiRequest(req, res)));
+    // exec, attach and port-forward reach a backend as upgrade requests (the front door's upgrade proxy).
+    serveUpgrades(server, this.chain);
     this.server = server;
     return port;
   }
@@ -442,6 +444,11 @@ export class GenericApiServer {
     const write = writeOptions(query, info.verb, req.headers['content-type']);
     const ctx = this.ctx(user, info, write.dryRun, req.headers['user-agent']);
     if (h.def.deprecationWarning) ctx.warnings.push(h.def.deprecationWarning);
+    const connecter = info.subresource ? h.subresources.get(info.subresource)?.connecter : undefined;
+    if (connecter) {
+      const get = (name: string): Promise<KubeObject> => h.get(ns, name, undefined, user);
+      return connecter.connect({ req, res, query, name: info.name, subpath: subpathOf(info), get, upgrade: !!req.headers.upgrade, ctx });
+    }
     const view = info.subresource ? h.subresources.get(info.subresource)?.view : undefined;
     if (view) return this.serveView(req, res, h, info, view, ns, ctx, write, negotiated);
     switch (info.verb) {
@@ -636,6 +643,13 @@ function checkSource(def: ResourceDefinition): void {
   const extra = def.source ? (def.verbs ?? []).filter((v) => !SOURCE_VERBS.includes(v)) : [];
   if (extra.length) throw new Error(`${def.plural}.${def.group}: a resource with a source serves only ${SOURCE_VERBS.join(' and ')}, not ${extra.join(', ')}`);
   if (def.source && Object.keys(def.subresources ?? {}).length) throw new Error(`${def.plural}.${def.group}: a resource with a source has no subresources`);
+}
+
+/** What follows `<resource>/<name>/<subresource>` in the path (kube's connect subpath), with its leading slash. */
+function subpathOf(info: RequestInfo): string {
+  const parts = info.path.split('/');
+  const at = parts.findIndex((p, i) => p === info.resource && i + 2 < parts.length && parts[i + 2] === info.subresource);
+  return at < 0 || at + 3 >= parts.length ? '' : `/${parts.slice(at + 3).join('/')}`;
 }
 
 function notFoundPath(): Error {

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FieldError, KubeObject } from '@kube/apimachinery';
 import type { RequestContext, ResourceStrategy, Verb } from '../resource.definition';
 
@@ -32,6 +33,32 @@ export interface SubresourceCreater {
   create(parent: KubeObject, body: unknown, ctx: RequestContext): Promise<KubeObject> | KubeObject;
 }
 
+/** One request to a connect subresource (kube's rest.Connecter / GetterWithOptions streaming its answer). */
+export interface ConnectRequest {
+  req: IncomingMessage;
+  res: ServerResponse;
+  query: URLSearchParams;
+  /** The name in the URL (services/proxy's may carry a scheme and port: `https:web:8443`). */
+  name: string;
+  /** The path after the subresource (`/healthz` of `pods/x/proxy/healthz`), empty when none. */
+  subpath: string;
+  /** The stored parent by name (404 as kube words it when missing); called only once options are valid. */
+  get(name: string): Promise<KubeObject>;
+  /** Whether the request asks for a protocol upgrade (exec, attach, port-forward over SPDY or WebSocket). */
+  upgrade: boolean;
+  ctx: RequestContext;
+}
+
+/**
+ * A subresource that answers with a stream of its own rather than an object (kube's pods/log, exec, attach,
+ * portforward and the proxy subresources): it writes the whole response and returns its status code.
+ */
+export interface SubresourceConnecter {
+  /** The options kind discovery names (PodExecOptions; pods/log names Pod). */
+  kind: SubresourceKind;
+  connect(r: ConnectRequest): Promise<number>;
+}
+
 /**
  * kube's per-subresource REST storage and strategy (status, scale, finalize; later token, approval, eviction):
  * which verbs it serves, what a write through it may change of the stored object, how that write is validated,
@@ -46,6 +73,8 @@ export interface SubresourceStrategy {
   view?: SubresourceView;
   /** Set when a POST on the subresource creates another kind (verbs: create). */
   creater?: SubresourceCreater;
+  /** Set when the subresource streams its own answer (log, exec, proxy). */
+  connecter?: SubresourceConnecter;
   /** The object a write through this subresource stores: the stored object with only this subresource's part taken from `incoming`. */
   prepareForUpdate(incoming: KubeObject, old: KubeObject): KubeObject;
   /** Validation of a write through this subresource; `resource` is the resource's own strategy. */
@@ -58,7 +87,7 @@ export interface SubresourceStrategy {
 
 /** The kind a subresource answers with when it is not the resource's own. */
 export function subresourceKind(sub: SubresourceStrategy): SubresourceKind | undefined {
-  return sub.view?.kind ?? sub.creater?.kind;
+  return sub.view?.kind ?? sub.creater?.kind ?? sub.connecter?.kind;
 }
 
 /** A resource's subresources by name (`pods/status` → `status`). */
