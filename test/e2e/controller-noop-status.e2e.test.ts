@@ -79,6 +79,18 @@ const OBJECTS: Array<{ path: string; controller: string; body: Json; steady: (o:
     steady: (o) => o.status?.observedGeneration === o.metadata.generation,
   },
   {
+    // No metrics API: able to scale, not active.
+    path: `/apis/autoscaling/v2/namespaces/${NS}/horizontalpodautoscalers`,
+    controller: 'horizontal-pod-autoscaler-controller',
+    body: {
+      apiVersion: 'autoscaling/v2',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }] },
+    },
+    steady: (o) => o.status?.conditions?.some((c: Json) => c.type === 'ScalingActive'),
+  },
+  {
     // Its Endpoints and EndpointSlice: an unnamed port, two ready pods.
     path: `/api/v1/namespaces/${NS}/services`,
     controller: 'endpoints-controller',
@@ -91,7 +103,7 @@ const OBJECTS: Array<{ path: string; controller: string; body: Json; steady: (o:
 const SERVICE_CONTROLLERS = ['endpointslice-controller'];
 
 /** Writes of workload objects and their pods, statuses included: the requests a sync at steady state must not send. */
-const WRITTEN = ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'jobs', 'cronjobs', 'poddisruptionbudgets', 'pods', 'endpoints', 'endpointslices'];
+const WRITTEN = ['deployments', 'replicasets', 'statefulsets', 'daemonsets', 'jobs', 'cronjobs', 'poddisruptionbudgets', 'horizontalpodautoscalers', 'pods', 'endpoints', 'endpointslices'];
 
 describe('controllers at steady state', () => {
   let api: Api;
