@@ -47,6 +47,8 @@ describe.each(['1.27', '1.33'])('pod subresources with kubectl %s on a simulated
     expect(await until(async () => (await k(['get', 'sa', 'default', '-n', ns])).code === 0, 60_000)).toBe(true);
     await ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=1', '-n', ns]);
     await ok(['create', '-f', '-', '-n', ns], TWO_CONTAINERS('two'));
+    // No node matches: the pod stays unscheduled.
+    await ok(['create', '-f', '-', '-n', ns], JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pending' }, spec: { nodeSelector: { nowhere: 'true' }, containers: [{ name: 'c', image: 'busybox:1.36' }] } }));
     await ok(['rollout', 'status', 'deploy/web', '-n', ns, '--timeout=120s']);
     webPod = (JSON.parse(await ok(['get', 'pods', '-l', 'app=web', '-n', ns, '-o', 'json'])) as Json).items[0].metadata.name as string;
     expect(await until(async () => (await k(['get', 'pod', 'two', '-n', ns, '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 60_000)).toBe(true);
@@ -96,12 +98,19 @@ describe.each(['1.27', '1.33'])('pod subresources with kubectl %s on a simulated
     expect(pf.stderr).toContain('error dialing backend');
   });
 
+  it('answers for an unscheduled pod as kube does: no log content, no host for exec', async () => {
+    expect(await ok(['logs', 'pending', '-n', ns])).toBe('');
+    expect((await k(['exec', 'pending', '-n', ns, '--', 'true'])).stderr).toContain('Error from server (BadRequest): pod pending does not have a host assigned');
+  });
+
   it('answers pods/proxy and services/proxy as kube does without endpoints or a reachable pod', async () => {
     await ok(['create', 'service', 'clusterip', 'lonely', '--tcp=80:80', '-n', ns]);
     expect((await raw('services/lonely:80/proxy/')).stderr).toContain('Error from server (ServiceUnavailable): no endpoints available for service "lonely:80"');
     expect((await raw('services/missing/proxy/')).stderr).toContain('Error from server (NotFound): services "missing" not found');
     expect((await raw(`pods/${webPod}/proxy/healthz`)).stderr).toMatch(/Error from server: dial tcp 10\.[\d.]+:80: connect: connection refused/);
     expect((await raw('pods/missing/proxy/')).stderr).toContain('Error from server (NotFound): pods "missing" not found');
+    expect((await k(['get', '--raw', '/api/v1/nodes/sim-node-0/proxy/healthz'])).stderr).toContain('Error from server: dial tcp sim-node-0:10250: connect: connection refused');
+    expect((await k(['get', '--raw', '/api/v1/nodes/missing/proxy/healthz'])).stderr).toContain('Error from server (NotFound): nodes "missing" not found');
   });
 
   it('follows a log until the pod is deleted', async () => {
