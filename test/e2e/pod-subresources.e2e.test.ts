@@ -79,8 +79,8 @@ describe.each(['1.27', '1.33'])('pod subresources with kubectl %s on a simulated
     expect((await raw('pods/missing/log')).stderr).toContain('Error from server (NotFound): pods "missing" not found');
     expect((await raw('pods/two/log')).stderr).toContain('Error from server (BadRequest): a container name must be specified for pod two, choose one of: [init a b]');
     expect((await raw('pods/two/log?container=wrong')).stderr).toContain('Error from server (BadRequest): container wrong is not valid for pod two');
-    expect((await raw('pods/two/log?container=a&tailLines=-1')).stderr).toContain('tailLines: Invalid value: -1: must be greater than or equal to 0');
-    expect((await raw('pods/two/log?container=a&sinceSeconds=5&sinceTime=2024-01-01T00:00:00Z')).stderr).toContain('Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+    expect((await raw('pods/two/log?container=a&tailLines=-1')).stderr).toContain('PodLogOptions "two" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0');
+    expect((await raw('pods/two/log?container=a&sinceSeconds=5&sinceTime=2024-01-01T00:00:00Z')).stderr).toContain('PodLogOptions "two" is invalid: : Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
     expect((await k(['logs', webPod, '-n', ns, '--previous'])).stderr).toContain(`Error from server (BadRequest): previous terminated container "nginx" in pod "${webPod}" not found`);
   });
 

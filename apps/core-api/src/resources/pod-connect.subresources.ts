@@ -118,6 +118,14 @@ function validateLogOptions(query: URLSearchParams): FieldError[] {
   return errs;
 }
 
+/** kube's 422 on PodLogOptions; Go's field.Error prints its path even when empty (`: Forbidden: at most one ...`). */
+function invalidLogOptions(name: string, errs: FieldError[]): StatusError {
+  const err = Errors.invalid({ group: '', kind: 'PodLogOptions' }, name, errs);
+  const each = errs.map((e) => `${e.field}: ${e.body()}`);
+  err.status.message = `PodLogOptions "${name}" is invalid: ${each.length === 1 ? each[0] : `[${each.join(', ')}]`}`;
+  return err;
+}
+
 /**
  * GET pods/<name>/log. A simulated node's container printed nothing: 200 with an empty text/plain body; with
  * follow=true the stream stays open (no bytes) until the pod is gone or the client leaves.
@@ -131,7 +139,7 @@ function podLog(pods: StorageInterface, stores: ConnectStores): SubresourceStrat
       kind: { ...CORE_V1, kind: 'Pod' },
       async connect(r: ConnectRequest): Promise<number> {
         const errs = validateLogOptions(r.query);
-        if (errs.length) throw Errors.invalid({ group: '', kind: 'PodLogOptions' }, r.name, errs);
+        if (errs.length) throw invalidLogOptions(r.name, errs);
         const pod = (await r.get(r.name)) as Pod;
         const container = validateContainer(r.query.get('container') ?? '', pod);
         const nodeName = pod.spec?.nodeName;
