@@ -32,4 +32,13 @@ describe('DiscoveryDocuments', () => {
     expect(json(docs, '/apis')?.groups).toEqual([]);
     expect(docs.groups).toEqual([]);
   });
+
+  it('names the group and version of a subresource kind only when they are not the resource own (kube: pods/exec has none, pods/eviction policy/v1)', () => {
+    const docs = new DiscoveryDocuments('10.0.0.1:6443');
+    const sub = (group: string, version: string, kind: string) => ({ verbs: ['create'] as const, discovered: true, prepareForUpdate: (o: never) => o, creater: { kind: { group, version, kind }, create: (o: never) => o } });
+    docs.rebuild([{ ...def('', 'v1', 'Pod'), subresources: { exec: sub('', 'v1', 'PodExecOptions'), eviction: sub('policy', 'v1', 'Eviction') } }]);
+    const resources = json(docs, '/api/v1')?.resources as Array<Record<string, unknown>>;
+    expect(resources.find((r) => r.name === 'pods/exec')).toEqual({ name: 'pods/exec', singularName: '', namespaced: true, kind: 'PodExecOptions', verbs: ['create'] });
+    expect(resources.find((r) => r.name === 'pods/eviction')).toMatchObject({ group: 'policy', version: 'v1', kind: 'Eviction' });
+  });
 });

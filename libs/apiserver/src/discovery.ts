@@ -54,7 +54,9 @@ function apiResources(defs: ResourceDefinition[]): APIResource[] {
     out.push(r);
     for (const [name, sub] of discoveredSubresources(def)) {
       const kind = subresourceKind(sub);
-      out.push({ name: `${def.plural}/${name}`, singularName: '', namespaced: def.namespaced, ...(kind ? { group: kind.group, version: kind.version } : {}), kind: kind?.kind ?? def.kind, verbs: [...sub.verbs] });
+      // kube names the group and version only of a kind from another group version (Scale, Eviction, TokenRequest).
+      const other = kind && (kind.group !== def.group || kind.version !== def.version);
+      out.push({ name: `${def.plural}/${name}`, singularName: '', namespaced: def.namespaced, ...(other ? { group: kind.group, version: kind.version } : {}), kind: kind?.kind ?? def.kind, verbs: [...sub.verbs] });
     }
   }
   return out;
