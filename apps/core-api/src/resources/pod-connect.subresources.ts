@@ -56,7 +56,7 @@ function allContainers(pod: Pod): Container[] {
 }
 
 /** kube's validateContainer (strategy.go): the container named, or the pod's only one. */
-function validateContainer(container: string, pod: Pod): string {
+export function validateContainer(container: string, pod: Pod): string {
   const name = pod.metadata.name as string;
   if (!container) {
     const containers = pod.spec?.containers ?? [];
@@ -106,7 +106,7 @@ function bool(query: URLSearchParams, key: string): boolean {
 }
 
 /** kube's ValidatePodLogOptions. */
-function validateLogOptions(query: URLSearchParams): FieldError[] {
+export function validateLogOptions(query: URLSearchParams): FieldError[] {
   const errs: FieldError[] = [];
   const tailLines = int(query, 'tailLines');
   const limitBytes = int(query, 'limitBytes');
@@ -119,7 +119,7 @@ function validateLogOptions(query: URLSearchParams): FieldError[] {
 }
 
 /** kube's 422 on PodLogOptions; Go's field.Error prints its path even when empty (`: Forbidden: at most one ...`). */
-function invalidLogOptions(name: string, errs: FieldError[]): StatusError {
+export function invalidLogOptions(name: string, errs: FieldError[]): StatusError {
   const err = Errors.invalid({ group: '', kind: 'PodLogOptions' }, name, errs);
   const each = errs.map((e) => `${e.field}: ${e.body()}`);
   err.status.message = `PodLogOptions "${name}" is invalid: ${each.length === 1 ? each[0] : `[${each.join(', ')}]`}`;
