@@ -179,7 +179,7 @@ async function followUntilGone(pods: StorageInterface, pod: Pod, r: ConnectReque
       if (!r.res.writableEnded) r.res.end();
       resolve();
     };
-    r.req.socket.once('close', done);
+    // The response closes when the client goes (its HTTP/1 socket or, behind the front door, its HTTP/2 stream).
     r.res.once('close', done);
     void (async () => {
       for await (const event of channel) if (event.type === 'DELETED') break;
