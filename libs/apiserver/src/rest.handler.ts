@@ -533,8 +533,20 @@ export class RestHandler implements WriteTarget {
 
   /** Built-in kinds lose their omitempty zeros as kube's Go types do (custom resources are unstructured and keep them). */
   private omitEmpty(obj: KubeObject): void {
+    this.omitEmptyNormalizer()?.(obj as unknown as JsonObject);
+  }
+
+  private omitEmptyNormalizer(): ((obj: JsonObject) => void) | null {
     if (this.omitEmptyOf === undefined) this.omitEmptyOf = this.def.disableStrategicMergePatch ? null : (omitEmptyNormalizer(this.apiVersion, this.def.kind) ?? null);
-    this.omitEmptyOf?.(obj as unknown as JsonObject);
+    return this.omitEmptyOf;
+  }
+
+  /**
+   * Looks up now what the first write would: the omitempty plan of a built-in kind needs kube's Go field facts
+   * loaded (~200 ms, once per process), which a server does before it serves, not in its first write.
+   */
+  prepare(): void {
+    this.omitEmptyNormalizer();
   }
 
   /**
